@@ -1,0 +1,35 @@
+import type { ChainReader } from '../../chain/reader.ts';
+import { ChainWriter } from '../../chain/writer.ts';
+import type { EventBus } from '../kernel/index.ts';
+import { spawn, type Actor } from '../kernel/index.ts';
+import type { NodeEvent } from '../events.ts';
+import type { ChainProtocol } from './protocol.ts';
+
+export type { ChainProtocol } from './protocol.ts';
+
+/** Chain data is the node's core: a failure escalates to a clean shutdown rather than a restart. */
+export function spawnChain(reader: ChainReader, bus: EventBus<NodeEvent>, onEscalate: (name: string, err: unknown) => void): Actor<ChainProtocol> {
+  const writer = new ChainWriter(reader);
+  return spawn<ChainProtocol, ChainWriter>('chain', {
+    async init() {
+      await reader.store.open();
+      await writer.init();
+      return writer;
+    },
+    onTell: (s) => s,
+    onAsk: {
+      'block.build': async (s, req) => [s, await s.build(req)],
+      'block.import': async (s, { block }) => {
+        const outcome = await s.import(block);
+        if (outcome.result === 'IMPORTED_BEST' || outcome.result === 'IMPORTED_NOT_BEST') {
+          bus.publish({ type: 'chain.blockImported', block, best: outcome.result === 'IMPORTED_BEST' });
+        }
+        if (outcome.headChange) bus.publish({ type: 'chain.headChanged', ...outcome.headChange });
+        return [s, outcome];
+      },
+    },
+    async onStop() {
+      await reader.store.close();
+    },
+  }, { policy: { kind: 'escalate' }, onEscalate, mailboxSize: 1_000 });
+}

@@ -1,0 +1,15 @@
+/**
+ * The chain actor owns LevelDB, the state trie and the VM used for block execution: it is the
+ * only writer of chain data. Readers use the ChainReader (immutable snapshots); the miner asks it
+ * to build templates and to import sealed blocks; it publishes chain.* events on the bus.
+ */
+import type { Block } from '../../chain/block.ts';
+import type { BuildRequest, ImportOutcome, Template } from '../../chain/writer.ts';
+
+export type ChainProtocol = {
+  tell: { type: 'noop' };
+  ask: {
+    'block.build': { req: BuildRequest; res: Template };
+    'block.import': { req: { block: Block }; res: ImportOutcome };
+  };
+};

@@ -1,0 +1,33 @@
+/**
+ * The event bus: actors publish events, subscribers receive them as tells in their own mailbox,
+ * so no callback ever runs inside another actor's state.
+ */
+import type { ActorRef, Protocol } from './actor.ts';
+
+export interface EventBus<E extends { type: string }> {
+  publish(event: E): void;
+  subscribe<P extends Protocol>(ref: ActorRef<P>, map: (event: E) => P['tell'] | undefined): () => void;
+}
+
+export function createEventBus<E extends { type: string }>(): EventBus<E> {
+  const subscribers = new Set<(event: E) => void>();
+  return {
+    publish(event) {
+      for (const deliver of subscribers) deliver(event);
+    },
+    subscribe(ref, map) {
+      const deliver = (event: E) => {
+        const msg = map(event);
+        if (!msg) return;
+        try {
+          ref.tell(msg);
+        } catch (err) {
+          // A full or stopped mailbox drops the event; the subscriber catches up on its next read.
+          console.error(`[bus] event ${event.type} dropped for ${ref.name}: ${(err as Error).message}`);
+        }
+      };
+      subscribers.add(deliver);
+      return () => subscribers.delete(deliver);
+    },
+  };
+}

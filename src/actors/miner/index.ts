@@ -1,0 +1,19 @@
+import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainProtocol } from '../chain/index.ts';
+import { spawn, type Actor, type ActorRef } from '../kernel/index.ts';
+import type { TxPoolProtocol } from '../txpool/index.ts';
+import { minerBehavior, type MinerOptions } from './behavior.ts';
+import type { MinerProtocol } from './protocol.ts';
+
+export type { MinerProtocol, MiningMode, Solution, SubmitResult, Work } from './protocol.ts';
+export type { MinerOptions } from './behavior.ts';
+
+/** Templates are a cache: after a failure the miner restarts empty and rebuilds work on demand. */
+export function spawnMiner(opts: MinerOptions, deps: { reader: ChainReader; chain: ActorRef<ChainProtocol>; txpool: ActorRef<TxPoolProtocol> }): Actor<MinerProtocol> {
+  let actor: Actor<MinerProtocol> | undefined;
+  actor = spawn('miner', minerBehavior(opts, { ...deps, self: () => actor!.ref }), {
+    mailboxSize: 10_000,
+    policy: { kind: 'restart', maxRestarts: 5, withinMs: 60_000, backoffMs: (n) => 100 * 2 ** n },
+  });
+  return actor;
+}

@@ -1,0 +1,57 @@
+/** A block (header, transactions, uncles) and the storage codecs of bodies and receipts. */
+import type { Common } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import { EMPTY, toBig, uintBytes } from './bytes.ts';
+import type { StoredLog, StoredReceipt } from './execution.ts';
+import { decodeHeaderFields, fullFields, headerHash, type BlockHeader } from './header.ts';
+
+export interface Block {
+  readonly header: BlockHeader;
+  readonly hash: Uint8Array;
+  readonly txs: readonly TypedTransaction[];
+  readonly uncles: readonly BlockHeader[];
+}
+
+export function makeBlock(header: BlockHeader, txs: readonly TypedTransaction[], uncles: readonly BlockHeader[] = []): Block {
+  return Object.freeze({ header, hash: headerHash(header), txs, uncles });
+}
+
+export const encodeBody = (b: Pick<Block, 'txs' | 'uncles'>): Uint8Array =>
+  RLP.encode([b.txs.map((t) => t.serialize()), b.uncles.map(fullFields)] as never);
+
+export function decodeBody(raw: Uint8Array, common: Common): { txs: TypedTransaction[]; uncles: BlockHeader[] } {
+  const [txs, uncles] = RLP.decode(raw) as unknown as [Uint8Array[], Uint8Array[][]];
+  return {
+    // Stored transactions were validated on import: skip re-validation but keep the decoded sender cache lazy.
+    txs: txs.map((t) => createTxFromRLP(t, { common })),
+    uncles: uncles.map(decodeHeaderFields),
+  };
+}
+
+/** Full block RLP: [header fields, transactions, uncles] (network and chain_* raw form). */
+export const encodeBlock = (b: Block): Uint8Array =>
+  RLP.encode([fullFields(b.header), b.txs.map((t) => t.serialize()), b.uncles.map(fullFields)] as never);
+
+export function decodeBlock(raw: Uint8Array, common: Common): Block {
+  const [h, txs, uncles] = RLP.decode(raw) as unknown as [Uint8Array[], Uint8Array[], Uint8Array[][]];
+  if (!Array.isArray(h) || !Array.isArray(txs) || !Array.isArray(uncles)) throw new Error('block must be [header, transactions, uncles]');
+  return makeBlock(decodeHeaderFields(h), txs.map((t) => createTxFromRLP(t, { common })), uncles.map(decodeHeaderFields));
+}
+
+export const encodeReceipts = (receipts: readonly StoredReceipt[]): Uint8Array =>
+  RLP.encode(receipts.map((r) => [
+    uintBytes(r.txType), uintBytes(r.status), uintBytes(r.cumulativeGasUsed), uintBytes(r.gasUsed), r.bloom,
+    r.logs as never, r.contractAddress ?? EMPTY,
+  ]) as never);
+
+export function decodeReceipts(raw: Uint8Array): StoredReceipt[] {
+  return (RLP.decode(raw) as unknown as Uint8Array[][]).map((f) => {
+    const [type, status, cumulative, gasUsed, bloom, logs, contract] = f as unknown as
+      [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, StoredLog[], Uint8Array];
+    return Object.freeze({
+      txType: Number(toBig(type)), status: Number(toBig(status)) as 0 | 1, cumulativeGasUsed: toBig(cumulative),
+      gasUsed: toBig(gasUsed), bloom, logs, contractAddress: contract.length ? contract : undefined,
+    });
+  });
+}

@@ -1,0 +1,40 @@
+/** Small byte and number helpers shared by the chain code and the RPC layer. */
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
+
+export type Hex = `0x${string}`;
+
+export const EMPTY = new Uint8Array(0);
+export const ZERO_HASH = new Uint8Array(32);
+export const ZERO_ADDRESS = new Uint8Array(20);
+
+/** Minimal big-endian bytes; zero is the empty string (RLP `80`). */
+export const uintBytes = (n: bigint | number): Uint8Array => bigIntToUnpaddedBytes(BigInt(n));
+
+/**
+ * Java two's-complement bytes as the reference node writes difficulty, gas limit and minimum gas
+ * price (node-behaviour.md §9): a leading `00` when the top bit is set, and zero as the single byte `00`.
+ */
+export function signedBytes(n: bigint): Uint8Array {
+  if (n === 0n) return new Uint8Array([0]);
+  const b = bigIntToUnpaddedBytes(n);
+  if (b[0]! & 0x80) {
+    const out = new Uint8Array(b.length + 1);
+    out.set(b, 1);
+    return out;
+  }
+  return b;
+}
+
+export const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : bytesToBigInt(b));
+export const hex = (b: Uint8Array): Hex => bytesToHex(b) as Hex;
+export const fromHex = (h: string): Uint8Array => hexToBytes(h as Hex);
+export const quantity = (n: bigint | number): Hex => `0x${BigInt(n).toString(16)}`;
+
+/** Fixed-width big-endian encoding, used for sortable LevelDB keys. */
+export function be64(n: bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, n);
+  return out;
+}
+
+export { keccak_256 as keccak256 } from '@noble/hashes/sha3.js';

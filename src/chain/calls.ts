@@ -1,0 +1,103 @@
+/**
+ * Read-only execution for eth_call and eth_estimateGas: a small pool of VMs over the committed
+ * trie, each call inside a checkpoint that is always reverted, so nothing is ever written.
+ */
+import { createLegacyTx } from '@ethereumjs/tx';
+import { Address, bytesToHex } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+import { ZERO_ADDRESS, ZERO_HASH } from './bytes.ts';
+import { createExecutionVM, executionBlock, stateManagerAt, type StoredLog } from './execution.ts';
+import type { BlockHeader } from './header.ts';
+import type { ChainReader } from './reader.ts';
+
+export interface CallRequest {
+  readonly from?: Uint8Array;
+  readonly to?: Uint8Array;
+  readonly data?: Uint8Array;
+  readonly value?: bigint;
+  readonly gas?: bigint;
+  readonly gasPrice?: bigint;
+}
+
+export interface CallResult {
+  readonly returnValue: Uint8Array;
+  /** 'revert' for a REVERT, another EVM error name for other failures, undefined on success. */
+  readonly error?: string;
+  /** Gas a transaction would be charged (intrinsic + execution, before refunds). */
+  readonly gasUsed: bigint;
+  readonly logs: readonly StoredLog[];
+}
+
+/** eth_call gas cap (reference `rpc.callGasCap`). */
+export const CALL_GAS_CAP = 10_000_000n;
+
+export class CallExecutor {
+  readonly #idle: { vm: VM; root: string }[] = [];
+  #created = 0;
+  readonly #waiters: (() => void)[] = [];
+
+  constructor(private readonly reader: ChainReader, private readonly maxVms = 4) {}
+
+  private async acquire(): Promise<{ vm: VM; root: string }> {
+    for (;;) {
+      const idle = this.#idle.pop();
+      if (idle) return idle;
+      if (this.#created < this.maxVms) {
+        this.#created++;
+        const env = {
+          common: this.reader.common, trieDb: this.reader.trieDb,
+          blockHash: async (n: bigint) => (await this.reader.canonicalHash(n)) ?? ZERO_HASH,
+        };
+        const sm = stateManagerAt(this.reader.trieDb, this.reader.head().header.stateRoot, this.reader.common, 20_000);
+        return { vm: await createExecutionVM(env, sm), root: bytesToHex(this.reader.head().header.stateRoot) };
+      }
+      await new Promise<void>((r) => this.#waiters.push(r));
+    }
+  }
+
+  private release(entry: { vm: VM; root: string }): void {
+    this.#idle.push(entry);
+    this.#waiters.shift()?.();
+  }
+
+  /** Intrinsic gas of a transaction with this data (and creation cost when `to` is absent). */
+  intrinsicGas(req: CallRequest): bigint {
+    return createLegacyTx({ to: req.to, data: req.data, gasLimit: 0n }, { common: this.reader.common }).getIntrinsicGas();
+  }
+
+  /** Runs the call on the state after `header` with `gas` (intrinsic included). */
+  async call(header: BlockHeader, req: CallRequest, gas: bigint): Promise<CallResult> {
+    const intrinsic = this.intrinsicGas(req);
+    if (gas < intrinsic) return { returnValue: new Uint8Array(), error: 'intrinsic gas too low', gasUsed: gas, logs: [] };
+    const entry = await this.acquire();
+    const { vm } = entry;
+    try {
+      const root = bytesToHex(header.stateRoot);
+      if (entry.root !== root) {
+        await vm.stateManager.setStateRoot(header.stateRoot);
+        entry.root = root;
+      }
+      await vm.stateManager.checkpoint();
+      try {
+        const caller = new Address(req.from ?? ZERO_ADDRESS);
+        const res = await vm.evm.runCall({
+          caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
+          gasLimit: gas - intrinsic, gasPrice: req.gasPrice ?? 0n,
+          block: executionBlock({
+            number: header.number, timestamp: header.timestamp, coinbase: header.coinbase, gasLimit: header.gasLimit,
+            difficulty: header.difficulty, prevRandao: header.parentHash,
+          }, this.reader.common),
+        });
+        const r = res.execResult;
+        return {
+          returnValue: r.returnValue, error: r.exceptionError?.error, gasUsed: intrinsic + r.executionGasUsed,
+          logs: (r.logs ?? []) as StoredLog[],
+        };
+      } finally {
+        await vm.stateManager.revert();
+      }
+    } finally {
+      this.release(entry);
+    }
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * Transaction and block execution with @ethereumjs/vm. The rule set is Cancun without a base
+ * fee (blocks carry `minimumGasPrice` instead; the execution header has baseFeePerGas 0), so the
+ * default output of current solc (PUSH0, MCOPY, TSTORE…) runs. Legacy (EIP-155) and EIP-2930
+ * transactions are accepted; fees go to the block's coinbase.
+ */
+import { createBlock, type Block as EjsBlock } from '@ethereumjs/block';
+import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import { Address, ValueEncoding, type DB } from '@ethereumjs/util';
+import { createVM, runTx, type VM } from '@ethereumjs/vm';
+import secp256k1 from 'secp256k1';
+import { uintBytes } from './bytes.ts';
+import type { Network } from './networks.ts';
+import { OverlayTrieDb } from './trieDb.ts';
+
+/** A log as stored: [address, topics, data]. */
+export type StoredLog = [Uint8Array, Uint8Array[], Uint8Array];
+
+export interface StoredReceipt {
+  readonly status: 0 | 1;
+  readonly cumulativeGasUsed: bigint;
+  readonly gasUsed: bigint;
+  readonly logs: readonly StoredLog[];
+  readonly bloom: Uint8Array;
+  readonly contractAddress?: Uint8Array;
+  readonly txType: number;
+}
+
+/** Transaction types this chain accepts. */
+export const SUPPORTED_TX_TYPES = new Set([0, 1]);
+
+function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
+  const recovery = chainId === undefined ? v - 27n : v === 0n || v === 1n ? v : v - (chainId * 2n + 35n);
+  if (recovery !== 0n && recovery !== 1n) throw new Error('invalid signature v value');
+  const sig = new Uint8Array(64);
+  sig.set(r.length > 32 ? r.subarray(r.length - 32) : r, 32 - Math.min(r.length, 32));
+  sig.set(s.length > 32 ? s.subarray(s.length - 32) : s, 64 - Math.min(s.length, 32));
+  return secp256k1.ecdsaRecover(sig, Number(recovery), msgHash, false).subarray(1);
+}
+
+/** Common for a network: its chain id, the Cancun rule set, native signature recovery. */
+export function createChainCommon(network: Network): Common {
+  return createCustomCommon(
+    { chainId: Number(network.chainId), name: `mmnode-${network.name}` },
+    Mainnet,
+    { hardfork: Hardfork.Cancun, customCrypto: { ecrecover } },
+  );
+}
+
+export class TxDecodeError extends Error {}
+
+/** Decodes a signed transaction; throws TxDecodeError with a reason a user can act on. */
+export function decodeTx(raw: Uint8Array, common: Common): TypedTransaction {
+  if (raw.length === 0) throw new TxDecodeError('empty transaction');
+  const type = raw[0]! >= 0xc0 ? 0 : raw[0]!;
+  if (!SUPPORTED_TX_TYPES.has(type)) {
+    throw new TxDecodeError(`transaction type ${type} is not supported: this chain accepts legacy (0) and EIP-2930 (1) transactions`);
+  }
+  let tx: TypedTransaction;
+  try {
+    tx = createTxFromRLP(raw, { common });
+  } catch (err) {
+    const msg = (err as Error).message;
+    if (/chain ?id/i.test(msg)) throw new TxDecodeError(`invalid chain id: this chain's id is ${common.chainId()}`);
+    throw new TxDecodeError(`invalid transaction: ${msg.split('(')[0]!.trim()}`);
+  }
+  if (!tx.isSigned()) throw new TxDecodeError('transaction is not signed');
+  try {
+    tx.getSenderAddress();
+  } catch {
+    throw new TxDecodeError('invalid transaction signature');
+  }
+  if (tx.supports(Capability.EIP155ReplayProtection) && tx.type === 0) {
+    // ethereumjs accepts pre-EIP-155 transactions (v 27/28) as the reference does; a foreign chain id is refused above.
+  }
+  return tx;
+}
+
+export interface ExecutionEnv {
+  readonly common: Common;
+  /** Committed trie nodes (LevelDB). */
+  readonly trieDb: DB<string, string | Uint8Array>;
+  /** BLOCKHASH lookup for ancestors of the block being executed. */
+  blockHash(number: bigint): Promise<Uint8Array>;
+}
+
+export interface BlockContext {
+  readonly number: bigint;
+  readonly timestamp: bigint;
+  readonly coinbase: Uint8Array;
+  readonly gasLimit: bigint;
+  readonly difficulty: bigint;
+  /** Bytes returned by PREVRANDAO/DIFFICULTY (the parent hash: unpredictable enough for a dev chain). */
+  readonly prevRandao: Uint8Array;
+}
+
+export function executionBlock(ctx: BlockContext, common: Common): EjsBlock {
+  return createBlock(
+    {
+      header: {
+        number: ctx.number, timestamp: ctx.timestamp, coinbase: ctx.coinbase, gasLimit: ctx.gasLimit,
+        difficulty: 0n, mixHash: ctx.prevRandao, baseFeePerGas: 0n, excessBlobGas: 0n, blobGasUsed: 0n,
+        parentBeaconBlockRoot: new Uint8Array(32),
+      },
+    },
+    { common, skipConsensusFormatValidation: true },
+  );
+}
+
+export function stateManagerAt(db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common, cacheSize = 0): MerkleStateManager {
+  const trie = new MerklePatriciaTrie({ db, root, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, cacheSize, common });
+  return new MerkleStateManager({ trie, common });
+}
+
+export async function createExecutionVM(env: ExecutionEnv, stateManager: MerkleStateManager): Promise<VM> {
+  return createVM({
+    common: env.common,
+    stateManager,
+    blockchain: {
+      getBlock: async (n: number) => {
+        const hash = await env.blockHash(BigInt(n));
+        return { hash: () => hash };
+      },
+      putBlock: async () => {},
+      shallowCopy() { return this; },
+    },
+  });
+}
+
+export interface ExecutionResult {
+  readonly txs: readonly TypedTransaction[];
+  readonly receipts: readonly StoredReceipt[];
+  readonly stateRoot: Uint8Array;
+  readonly receiptsRoot: Uint8Array;
+  readonly transactionsRoot: Uint8Array;
+  readonly logsBloom: Uint8Array;
+  readonly gasUsed: bigint;
+  readonly paidFees: bigint;
+  /** Trie nodes written by this execution, for the import batch. */
+  readonly overlay: OverlayTrieDb;
+  /** Transactions left out while building, with the reason (build mode only). */
+  readonly rejected: readonly { tx: TypedTransaction; reason: string }[];
+}
+
+export class InvalidBlockError extends Error {}
+
+/**
+ * Runs `txs` on top of `parentStateRoot`. In 'build' mode a transaction that does not fit or fails
+ * validation is left out; in 'verify' mode it makes the block invalid.
+ */
+export async function executeBlock(
+  env: ExecutionEnv,
+  parentStateRoot: Uint8Array,
+  ctx: BlockContext & { minimumGasPrice: bigint },
+  txs: readonly TypedTransaction[],
+  mode: 'build' | 'verify',
+): Promise<ExecutionResult> {
+  const overlay = new OverlayTrieDb(env.trieDb);
+  const sm = stateManagerAt(overlay, parentStateRoot, env.common);
+  const vm = await createExecutionVM(env, sm);
+  const block = executionBlock(ctx, env.common);
+  const included: TypedTransaction[] = [];
+  const receipts: StoredReceipt[] = [];
+  const rejected: { tx: TypedTransaction; reason: string }[] = [];
+  const bloom = new Uint8Array(256);
+  let gasUsed = 0n;
+  let paidFees = 0n;
+  for (const tx of txs) {
+    const price = (tx as { gasPrice: bigint }).gasPrice;
+    const problem = tx.gasLimit > ctx.gasLimit - gasUsed
+      ? 'transaction does not fit in the block gas limit'
+      : price < ctx.minimumGasPrice ? "transaction's gas price lower than block's minimum" : undefined;
+    if (problem) {
+      if (mode === 'verify') throw new InvalidBlockError(problem);
+      rejected.push({ tx, reason: problem });
+      continue;
+    }
+    let result;
+    try {
+      result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
+    } catch (err) {
+      if (mode === 'verify') throw new InvalidBlockError(`transaction ${included.length}: ${(err as Error).message}`);
+      rejected.push({ tx, reason: (err as Error).message });
+      continue;
+    }
+    gasUsed += result.totalGasSpent;
+    paidFees += result.totalGasSpent * price;
+    const r = result.receipt as { status: 0 | 1; logs: StoredLog[]; bitvector: Uint8Array };
+    for (let i = 0; i < 256; i++) bloom[i]! |= r.bitvector[i]!;
+    receipts.push(Object.freeze({
+      status: r.status, cumulativeGasUsed: gasUsed, gasUsed: result.totalGasSpent, logs: r.logs,
+      bloom: r.bitvector, contractAddress: result.createdAddress?.bytes, txType: tx.type,
+    }));
+    included.push(tx);
+  }
+  const stateRoot = await sm.getStateRoot();
+  const [transactionsRoot, receiptsRoot] = await Promise.all([
+    orderedTrieRoot(included.map((t) => t.serialize())),
+    orderedTrieRoot(receipts.map(consensusReceipt)),
+  ]);
+  return { txs: included, receipts, stateRoot, receiptsRoot, transactionsRoot, logsBloom: bloom, gasUsed, paidFees, overlay, rejected };
+}
+
+/** The Ethereum consensus receipt encoding (typed envelope for type ≥ 1), the receipts-trie value. */
+export function consensusReceipt(r: StoredReceipt): Uint8Array {
+  const body = RLP.encode([uintBytes(r.status), uintBytes(r.cumulativeGasUsed), r.bloom, r.logs as never]);
+  if (r.txType === 0) return body;
+  const out = new Uint8Array(body.length + 1);
+  out[0] = r.txType;
+  out.set(body, 1);
+  return out;
+}
+
+/** Root of a trie keyed by RLP(index), as transactions and receipts tries are. */
+export async function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
+  const trie = new MerklePatriciaTrie();
+  for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
+  return trie.root();
+}
+
+export const addressOf = (bytes: Uint8Array): Address => new Address(bytes);

@@ -1,0 +1,144 @@
+/**
+ * Read access to the chain for every actor and the RPC layer. Everything it returns is immutable:
+ * blocks, receipts and trie nodes are content-addressed, and the head is a frozen snapshot that
+ * the chain writer swaps on each import. So reads run concurrently, without asking the writer.
+ */
+import type { Common } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { bytesToHex } from '@ethereumjs/util';
+import { decodeBody, decodeReceipts, makeBlock, type Block } from './block.ts';
+import { toBig } from './bytes.ts';
+import { stateManagerAt, type StoredReceipt } from './execution.ts';
+import { decodeFullHeader, type BlockHeader } from './header.ts';
+import type { Network } from './networks.ts';
+import { ChainStore } from './store.ts';
+import { CommittedTrieDb } from './trieDb.ts';
+import { Lru } from './lru.ts';
+
+export interface HeadInfo {
+  readonly hash: Uint8Array;
+  readonly number: bigint;
+  readonly header: BlockHeader;
+  readonly totalDifficulty: bigint;
+}
+
+export interface TxLocation {
+  readonly blockHash: Uint8Array;
+  readonly index: number;
+}
+
+export class ChainReader {
+  readonly trieDb: CommittedTrieDb;
+  #head: HeadInfo | undefined;
+  readonly #headers = new Lru<string, BlockHeader>(4096);
+  readonly #blocks = new Lru<string, Block>(512);
+  readonly #receipts = new Lru<string, StoredReceipt[]>(512);
+  readonly #states = new Lru<string, MerkleStateManager>(8);
+
+  constructor(readonly store: ChainStore, readonly common: Common, readonly network: Network) {
+    this.trieDb = new CommittedTrieDb(store.trie);
+  }
+
+  /** The current head snapshot. */
+  head(): HeadInfo {
+    if (!this.#head) throw new Error('chain is not initialised');
+    return this.#head;
+  }
+
+  /** Only the chain writer calls this, after the head's batch is on disk. */
+  publishHead(head: HeadInfo): void {
+    this.#head = Object.freeze(head);
+  }
+
+  async getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
+    const key = bytesToHex(hash);
+    const cached = this.#headers.get(key);
+    if (cached) return cached;
+    const raw = await this.store.headers.get(hash);
+    if (!raw) return undefined;
+    const header = decodeFullHeader(raw);
+    this.#headers.set(key, header);
+    return header;
+  }
+
+  async getBlock(hash: Uint8Array): Promise<Block | undefined> {
+    const key = bytesToHex(hash);
+    const cached = this.#blocks.get(key);
+    if (cached) return cached;
+    const [header, body] = await Promise.all([this.getHeader(hash), this.store.bodies.get(hash)]);
+    if (!header || !body) return undefined;
+    const { txs, uncles } = decodeBody(body, this.common);
+    const block = makeBlock(header, txs, uncles);
+    this.#blocks.set(key, block);
+    return block;
+  }
+
+  async canonicalHash(number: bigint): Promise<Uint8Array | undefined> {
+    if (number < 0n || number > this.head().number) return undefined;
+    return (await this.store.canon.get(ChainStore.canonKey(number))) ?? undefined;
+  }
+
+  async canonicalBlock(number: bigint): Promise<Block | undefined> {
+    const hash = await this.canonicalHash(number);
+    return hash && this.getBlock(hash);
+  }
+
+  async isCanonical(hash: Uint8Array, number: bigint): Promise<boolean> {
+    const canon = await this.canonicalHash(number);
+    return canon !== undefined && bytesToHex(canon) === bytesToHex(hash);
+  }
+
+  async getReceipts(blockHash: Uint8Array): Promise<StoredReceipt[] | undefined> {
+    const key = bytesToHex(blockHash);
+    const cached = this.#receipts.get(key);
+    if (cached) return cached;
+    const raw = await this.store.receipts.get(blockHash);
+    if (!raw) return undefined;
+    const receipts = decodeReceipts(raw);
+    this.#receipts.set(key, receipts);
+    return receipts;
+  }
+
+  async totalDifficulty(hash: Uint8Array): Promise<bigint | undefined> {
+    const raw = await this.store.td.get(hash);
+    return raw ? toBig(raw) : undefined;
+  }
+
+  /** Where a canonical transaction sits, or undefined if it is not on the canonical chain. */
+  async txLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
+    const raw = await this.store.txloc.get(txHash);
+    if (!raw) return undefined;
+    const [blockHash, index] = RLP.decode(raw) as Uint8Array[];
+    return { blockHash: blockHash!, index: Number(toBig(index!)) };
+  }
+
+  /** The header at `height` on the chain that ends in `tipHash` (fast when the tip is canonical). */
+  async ancestorHeader(tipHash: Uint8Array, height: bigint): Promise<BlockHeader | undefined> {
+    let hash = tipHash;
+    let header = await this.getHeader(hash);
+    while (header && header.number > height) {
+      if (await this.isCanonical(hash, header.number)) {
+        const canon = await this.canonicalHash(height);
+        return canon && this.getHeader(canon);
+      }
+      hash = header.parentHash;
+      header = await this.getHeader(hash);
+    }
+    return header && header.number === height ? header : undefined;
+  }
+
+  /**
+   * A read-only state view at `stateRoot`, shared by concurrent readers (reads only: getAccount,
+   * getCode, getStorage, proofs). Executions that write use their own state manager.
+   */
+  stateAt(stateRoot: Uint8Array): MerkleStateManager {
+    const key = bytesToHex(stateRoot);
+    let sm = this.#states.get(key);
+    if (!sm) {
+      sm = stateManagerAt(this.trieDb, stateRoot, this.common, 50_000);
+      this.#states.set(key, sm);
+    }
+    return sm;
+  }
+}

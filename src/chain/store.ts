@@ -1,0 +1,67 @@
+/**
+ * LevelDB layout. One `level` database with sublevels; every block import is one atomic batch
+ * (see ChainStore.batch), so a crash leaves either the whole block or none of it.
+ *
+ *   headers   block hash → full header RLP
+ *   bodies    block hash → RLP [transactions (raw), uncles (full header fields)]
+ *   receipts  block hash → RLP [stored receipt …]
+ *   td        block hash → total difficulty (big-endian)
+ *   canon     number (8-byte BE) → canonical block hash
+ *   txloc     transaction hash → RLP [block hash, index]
+ *   trie      trie node key (hex) → node bytes (state and storage tries, code)
+ *   meta      'head' → head block hash
+ */
+import { Level } from 'level';
+import type { AbstractSublevel } from 'abstract-level';
+import { be64 } from './bytes.ts';
+
+type Bytes = Uint8Array;
+type ParentKey = string | Bytes | Buffer;
+export type BytesSublevel = AbstractSublevel<Level<Bytes, Bytes>, ParentKey, Bytes, Bytes>;
+export type TrieSublevel = AbstractSublevel<Level<Bytes, Bytes>, ParentKey, string, Bytes>;
+
+export type BatchOp =
+  | { type: 'put'; sublevel: BytesSublevel; key: Bytes; value: Bytes }
+  | { type: 'del'; sublevel: BytesSublevel; key: Bytes }
+  | { type: 'put'; sublevel: TrieSublevel; key: string; value: Bytes };
+
+export class ChainStore {
+  readonly db: Level<Bytes, Bytes>;
+  readonly headers: BytesSublevel;
+  readonly bodies: BytesSublevel;
+  readonly receipts: BytesSublevel;
+  readonly td: BytesSublevel;
+  readonly canon: BytesSublevel;
+  readonly txloc: BytesSublevel;
+  readonly meta: BytesSublevel;
+  readonly trie: TrieSublevel;
+
+  constructor(path: string) {
+    this.db = new Level<Bytes, Bytes>(path, { keyEncoding: 'view', valueEncoding: 'view' });
+    const sub = (name: string) => this.db.sublevel<Bytes, Bytes>(name, { keyEncoding: 'view', valueEncoding: 'view' });
+    this.headers = sub('h');
+    this.bodies = sub('b');
+    this.receipts = sub('r');
+    this.td = sub('t');
+    this.canon = sub('c');
+    this.txloc = sub('x');
+    this.meta = sub('m');
+    this.trie = this.db.sublevel<string, Bytes>('s', { keyEncoding: 'utf8', valueEncoding: 'view' });
+  }
+
+  open(): Promise<void> {
+    return this.db.open();
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  /** Applies all operations atomically (LevelDB write batch, synced to disk). */
+  async batch(ops: BatchOp[]): Promise<void> {
+    await this.db.batch(ops as never, { sync: true } as never);
+  }
+
+  static canonKey = (n: bigint): Bytes => be64(n);
+  static HEAD = new TextEncoder().encode('head');
+}

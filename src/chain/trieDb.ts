@@ -1,0 +1,58 @@
+/**
+ * Trie node storage for @ethereumjs/mpt. Nodes are content-addressed and never deleted (no
+ * pruning), so a committed root stays readable forever and readers need no lock.
+ *
+ * A block execution writes into its own overlay; the overlay's nodes go into that block's atomic
+ * import batch, so a crash never leaves a head whose state is half written. An execution that is
+ * not imported (a stale mining template) is dropped with its overlay.
+ */
+import type { BatchDBOp, DB } from '@ethereumjs/util';
+import type { BatchOp, TrieSublevel } from './store.ts';
+
+type Value = string | Uint8Array;
+
+/** Read-only view of committed trie nodes in LevelDB. */
+export class CommittedTrieDb implements DB<string, Value> {
+  constructor(private readonly sublevel: TrieSublevel) {}
+  async get(key: string): Promise<Value | undefined> {
+    return (await this.sublevel.get(key)) ?? undefined;
+  }
+  async put(): Promise<void> {
+    throw new Error('committed trie nodes are read-only; write through an OverlayTrieDb');
+  }
+  async del(): Promise<void> {}
+  async batch(ops: BatchDBOp<string, Value>[]): Promise<void> {
+    // Read-only views still receive commits of scratch changes (eth_call reverts them first),
+    // which only reach here when a caller committed; refuse loudly.
+    if (ops.some((o) => o.type === 'put')) throw new Error('committed trie nodes are read-only');
+  }
+  shallowCopy(): DB<string, Value> {
+    return this;
+  }
+  async open(): Promise<void> {}
+}
+
+/** Buffers the writes of one block execution over the committed nodes. */
+export class OverlayTrieDb implements DB<string, Value> {
+  readonly writes = new Map<string, Uint8Array>();
+  constructor(private readonly base: DB<string, Value>) {}
+  async get(key: string): Promise<Value | undefined> {
+    return this.writes.get(key) ?? this.base.get(key);
+  }
+  async put(key: string, value: Value): Promise<void> {
+    this.writes.set(key, value as Uint8Array);
+  }
+  async del(): Promise<void> {}
+  async batch(ops: BatchDBOp<string, Value>[]): Promise<void> {
+    for (const op of ops) if (op.type === 'put') this.writes.set(op.key, op.value as Uint8Array);
+  }
+  shallowCopy(): DB<string, Value> {
+    return this;
+  }
+  async open(): Promise<void> {}
+
+  /** The buffered nodes as operations for the import batch. */
+  toBatch(sublevel: TrieSublevel): BatchOp[] {
+    return [...this.writes].map(([key, value]) => ({ type: 'put', sublevel, key, value }));
+  }
+}

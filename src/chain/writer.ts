@@ -1,0 +1,291 @@
+/**
+ * The only writer of chain data and state: genesis, block building (execution of a template on
+ * the head), block import (validation, execution, fork choice) as one atomic LevelDB batch per
+ * block. Owned by the chain actor; nothing else calls it.
+ */
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Account, bytesToHex, createAddressFromString, equalsBytes } from '@ethereumjs/util';
+import { RLP } from '@ethereumjs/rlp';
+import {
+  applyForkDetection, dsha256, forkDetectionData, targetFromDifficulty, verifyMergedMiningProof,
+} from '../mergedmining/index.ts';
+import { encodeBody, encodeReceipts, makeBlock, type Block } from './block.ts';
+import { EMPTY, ZERO_HASH, uintBytes } from './bytes.ts';
+import {
+  executeBlock, InvalidBlockError, orderedTrieRoot, stateManagerAt, type ExecutionEnv, type ExecutionResult,
+} from './execution.ts';
+import { EMPTY_UNCLES_HASH, encodeFullHeader, mergedMiningBaseHash, NO_SEAL, type BlockHeader } from './header.ts';
+import { Lru } from './lru.ts';
+import type { ChainReader, HeadInfo } from './reader.ts';
+import { gasLimitProblem, minimumGasPriceProblem, nextDifficulty, nextGasLimit, nextMinimumGasPrice } from './rules.ts';
+import { ChainStore, type BatchOp } from './store.ts';
+import { OverlayTrieDb } from './trieDb.ts';
+
+/** Import outcomes, named as the reference node names them (merged-mining.md §10.4). */
+export type ImportResult = 'IMPORTED_BEST' | 'IMPORTED_NOT_BEST' | 'EXIST' | 'NO_PARENT' | 'INVALID_BLOCK';
+
+export interface HeadChange {
+  readonly head: HeadInfo;
+  /** Blocks that became canonical, oldest first. */
+  readonly added: readonly Block[];
+  /** Blocks that left the canonical chain (a reorg), newest first. */
+  readonly removed: readonly Block[];
+}
+
+export interface ImportOutcome {
+  readonly result: ImportResult;
+  readonly block: Block;
+  readonly reason?: string;
+  readonly headChange?: HeadChange;
+}
+
+/** A block to mine: executed on its parent, waiting for a merged-mining seal. */
+export interface Template {
+  readonly header: BlockHeader;
+  readonly txs: readonly TypedTransaction[];
+  readonly hashForMergedMining: Uint8Array;
+  readonly target: bigint;
+  readonly rejected: readonly { tx: TypedTransaction; reason: string }[];
+}
+
+export interface BuildRequest {
+  readonly coinbase: Uint8Array;
+  readonly txs: readonly TypedTransaction[];
+  readonly timestamp: bigint;
+  readonly minimumGasPriceTarget: bigint;
+  readonly extraData?: Uint8Array;
+}
+
+/** Height from which hashForMergedMining carries fork-detection data (merged-mining.md §2). */
+const FORK_DETECTION_FROM = 449n;
+const CPV_SPAN = 64n;
+
+export class ChainWriter {
+  /** Executions of built templates by their merged-mining base hash, reused when the sealed block arrives. */
+  readonly #executions = new Lru<string, ExecutionResult>(64);
+  readonly #env: ExecutionEnv;
+
+  constructor(private readonly reader: ChainReader) {
+    this.#env = {
+      common: reader.common,
+      trieDb: reader.trieDb,
+      blockHash: async (n) => (await reader.canonicalHash(n)) ?? ZERO_HASH,
+    };
+  }
+
+  private get store(): ChainStore {
+    return this.reader.store;
+  }
+
+  /** Opens the head, writing genesis on first start. */
+  async init(): Promise<HeadInfo> {
+    const headHash = await this.store.meta.get(ChainStore.HEAD);
+    if (headHash) {
+      const header = await this.reader.getHeader(headHash);
+      const td = await this.reader.totalDifficulty(headHash);
+      if (!header || td === undefined) throw new Error('store is corrupt: head block missing');
+      const head = { hash: headHash, number: header.number, header, totalDifficulty: td };
+      this.reader.publishHead(head);
+      return head;
+    }
+    return this.writeGenesis();
+  }
+
+  private async writeGenesis(): Promise<HeadInfo> {
+    const net = this.reader.network;
+    const overlay = new OverlayTrieDb(this.reader.trieDb);
+    const sm = stateManagerAt(overlay, undefined, this.reader.common);
+    for (const [address, balance] of net.alloc) {
+      await sm.putAccount(createAddressFromString(address), new Account(0n, balance));
+    }
+    const stateRoot = await sm.getStateRoot();
+    const header: BlockHeader = Object.freeze({
+      parentHash: ZERO_HASH, unclesHash: EMPTY_UNCLES_HASH,
+      coinbase: new Uint8Array(20).fill(0x33), stateRoot,
+      transactionsRoot: await orderedTrieRoot([]), receiptsRoot: await orderedTrieRoot([]),
+      logsBloom: new Uint8Array(256), difficulty: net.genesisDifficulty, number: 0n, gasLimit: net.genesisGasLimit,
+      gasUsed: 0n, timestamp: 0n, extraData: new TextEncoder().encode('horse'), paidFees: 0n, minimumGasPrice: 0n,
+      uncleCount: 0, ummRoot: EMPTY,
+      parentChainHeader: new Uint8Array([0]), parentChainMerkleProof: new Uint8Array([0]), parentChainCoinbase: new Uint8Array([0]),
+    });
+    const block = makeBlock(header, []);
+    const head = { hash: block.hash, number: 0n, header, totalDifficulty: header.difficulty };
+    await this.store.batch([
+      ...this.blockOps(block, [], header.difficulty),
+      ...overlay.toBatch(this.store.trie),
+      { type: 'put', sublevel: this.store.canon, key: ChainStore.canonKey(0n), value: block.hash },
+      { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash },
+    ]);
+    this.reader.publishHead(head);
+    return head;
+  }
+
+  /** hashForMergedMining of a header: base hash with fork-detection data from its ancestry. */
+  async hashForMergedMining(header: BlockHeader): Promise<Uint8Array> {
+    const base = mergedMiningBaseHash(header);
+    if (header.number < FORK_DETECTION_FROM) return base;
+    const parentNumber = header.number - 1n;
+    const start = (parentNumber / CPV_SPAN) * CPV_SPAN;
+    const hashes = new Map<bigint, Uint8Array>();
+    for (let i = 0n; i < 7n; i++) {
+      const height = start - CPV_SPAN * i;
+      if (height < 0n) break;
+      const h = await this.reader.ancestorHeader(header.parentHash, height);
+      if (h) hashes.set(height, dsha256(h.parentChainHeader));
+    }
+    let uncleCountSum = 0;
+    let cursor: BlockHeader | undefined = await this.reader.getHeader(header.parentHash);
+    for (let i = 0; i < 32 && cursor; i++) {
+      uncleCountSum += cursor.uncleCount;
+      cursor = cursor.number === 0n ? undefined : await this.reader.getHeader(cursor.parentHash);
+    }
+    const data = forkDetectionData({
+      parentNumber, blockNumber: header.number, parentHeaderHashes: (h: bigint) => hashes.get(h), uncleCountSum,
+    });
+    return applyForkDetection(base, data, header.number);
+  }
+
+  /** Executes a new block on the current head; the result waits in a cache for its seal. */
+  async build(req: BuildRequest): Promise<Template> {
+    const net = this.reader.network;
+    const parent = this.reader.head();
+    const p = parent.header;
+    const timestamp = req.timestamp > p.timestamp ? req.timestamp : p.timestamp + 1n;
+    const ctx = {
+      number: p.number + 1n, timestamp, coinbase: req.coinbase, gasLimit: nextGasLimit(net, p.gasLimit),
+      difficulty: nextDifficulty(net, p, timestamp, 0), prevRandao: parent.hash,
+      minimumGasPrice: nextMinimumGasPrice(p.minimumGasPrice, req.minimumGasPriceTarget),
+    };
+    const exec = await executeBlock(this.#env, p.stateRoot, ctx, req.txs, 'build');
+    const header: BlockHeader = Object.freeze({
+      parentHash: parent.hash, unclesHash: EMPTY_UNCLES_HASH, coinbase: req.coinbase, stateRoot: exec.stateRoot,
+      transactionsRoot: exec.transactionsRoot, receiptsRoot: exec.receiptsRoot, logsBloom: exec.logsBloom,
+      difficulty: ctx.difficulty, number: ctx.number, gasLimit: ctx.gasLimit, gasUsed: exec.gasUsed, timestamp,
+      extraData: req.extraData ?? EMPTY, paidFees: exec.paidFees, minimumGasPrice: ctx.minimumGasPrice,
+      uncleCount: 0, ummRoot: EMPTY, ...NO_SEAL,
+    });
+    this.#executions.set(bytesToHex(mergedMiningBaseHash(header)), exec);
+    return Object.freeze({
+      header, txs: exec.txs, hashForMergedMining: await this.hashForMergedMining(header),
+      target: targetFromDifficulty(header.difficulty), rejected: exec.rejected,
+    });
+  }
+
+  /** Validates, executes (or reuses a template's execution) and stores a block; moves the head if heavier. */
+  async import(block: Block): Promise<ImportOutcome> {
+    if (await this.store.headers.has(block.hash)) return { result: 'EXIST', block };
+    const parent = await this.reader.getHeader(block.header.parentHash);
+    const parentTd = await this.reader.totalDifficulty(block.header.parentHash);
+    if (!parent || parentTd === undefined) return { result: 'NO_PARENT', block };
+    let exec: ExecutionResult;
+    try {
+      exec = await this.validate(block, parent);
+    } catch (err) {
+      if (err instanceof InvalidBlockError) return { result: 'INVALID_BLOCK', block, reason: err.message };
+      throw err;
+    }
+    const td = parentTd + block.header.difficulty + block.uncles.reduce((s, u) => s + u.difficulty, 0n);
+    const ops: BatchOp[] = [...this.blockOps(block, exec.receipts, td), ...exec.overlay.toBatch(this.store.trie)];
+    const head = this.reader.head();
+    if (td <= head.totalDifficulty) {
+      await this.store.batch(ops);
+      return { result: 'IMPORTED_NOT_BEST', block };
+    }
+    const change = await this.canonicalChange(block, head);
+    const newHead: HeadInfo = { hash: block.hash, number: block.header.number, header: block.header, totalDifficulty: td };
+    ops.push(...this.canonOps(change, head), { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash });
+    await this.store.batch(ops);
+    this.reader.publishHead(newHead);
+    this.#executions.delete(bytesToHex(mergedMiningBaseHash(block.header)));
+    return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change } };
+  }
+
+  private async validate(block: Block, parent: BlockHeader): Promise<ExecutionResult> {
+    const h = block.header;
+    const net = this.reader.network;
+    const fail = (msg: string): never => { throw new InvalidBlockError(msg); };
+    if (h.number !== parent.number + 1n) fail(`block number ${h.number} does not follow its parent ${parent.number}`);
+    if (h.timestamp <= parent.timestamp) fail('block timestamp must be after its parent');
+    if (net.name !== 'regtest' && h.timestamp > BigInt(Math.floor(Date.now() / 1000)) + 540n) fail('block timestamp is too far in the future');
+    const gasProblem = gasLimitProblem(parent.gasLimit, h.gasLimit);
+    if (gasProblem) fail(gasProblem);
+    const priceProblem = minimumGasPriceProblem(parent.minimumGasPrice, h.minimumGasPrice);
+    if (priceProblem) fail(priceProblem);
+    if (block.uncles.length > 0 || h.uncleCount !== 0 || !equalsBytes(h.unclesHash, EMPTY_UNCLES_HASH)) {
+      fail('uncles are not accepted yet');
+    }
+    const expectedDifficulty = nextDifficulty(net, parent, h.timestamp, h.uncleCount);
+    if (h.difficulty !== expectedDifficulty) fail(`difficulty ${h.difficulty} should be ${expectedDifficulty}`);
+    const proof = verifyMergedMiningProof({
+      header: h.parentChainHeader, coinbase: h.parentChainCoinbase, proof: h.parentChainMerkleProof,
+      hashForMergedMining: await this.hashForMergedMining(h), difficulty: h.difficulty,
+    });
+    if (!proof.ok) fail(`merged-mining proof: ${proof.reason}`);
+    if (!equalsBytes(await orderedTrieRoot(block.txs.map((t) => t.serialize())), h.transactionsRoot)) fail('transactions root mismatch');
+
+    const key = bytesToHex(mergedMiningBaseHash(h));
+    const cached = this.#executions.get(key);
+    const exec = cached ?? await executeBlock(this.#env, parent.stateRoot, {
+      number: h.number, timestamp: h.timestamp, coinbase: h.coinbase, gasLimit: h.gasLimit, difficulty: h.difficulty,
+      prevRandao: h.parentHash, minimumGasPrice: h.minimumGasPrice,
+    }, block.txs, 'verify');
+    const checks: [boolean, string][] = [
+      [exec.txs.length === block.txs.length, 'not every transaction executed'],
+      [exec.gasUsed === h.gasUsed, `gas used ${h.gasUsed} should be ${exec.gasUsed}`],
+      [exec.paidFees === h.paidFees, `paid fees ${h.paidFees} should be ${exec.paidFees}`],
+      [equalsBytes(exec.stateRoot, h.stateRoot), 'state root mismatch'],
+      [equalsBytes(exec.receiptsRoot, h.receiptsRoot), 'receipts root mismatch'],
+      [equalsBytes(exec.logsBloom, h.logsBloom), 'logs bloom mismatch'],
+    ];
+    for (const [ok, msg] of checks) if (!ok) fail(msg);
+    return exec;
+  }
+
+  /** Walks both chains back to their common ancestor. */
+  private async canonicalChange(block: Block, head: HeadInfo): Promise<{ added: Block[]; removed: Block[] }> {
+    const added: Block[] = [block];
+    const removed: Block[] = [];
+    let newSide = block.header;
+    let oldHash = head.hash;
+    let oldNumber = head.number;
+    // Step the new branch back until it meets the canonical chain.
+    while (!(await this.reader.isCanonical(newSide.parentHash, newSide.number - 1n))) {
+      const parent = await this.reader.getBlock(newSide.parentHash);
+      if (!parent) throw new Error('side branch parent missing');
+      added.unshift(parent);
+      newSide = parent.header;
+    }
+    const forkNumber = newSide.number - 1n;
+    while (oldNumber > forkNumber) {
+      const old = await this.reader.getBlock(oldHash);
+      if (!old) throw new Error('canonical block missing');
+      removed.push(old);
+      oldHash = old.header.parentHash;
+      oldNumber--;
+    }
+    return { added, removed };
+  }
+
+  private canonOps(change: { added: readonly Block[]; removed: readonly Block[] }, head: HeadInfo): BatchOp[] {
+    const ops: BatchOp[] = [];
+    for (const b of change.removed) {
+      for (const tx of b.txs) ops.push({ type: 'del', sublevel: this.store.txloc, key: tx.hash() });
+    }
+    const newTip = change.added[change.added.length - 1]!.header.number;
+    for (let n = newTip + 1n; n <= head.number; n++) ops.push({ type: 'del', sublevel: this.store.canon, key: ChainStore.canonKey(n) });
+    for (const b of change.added) {
+      ops.push({ type: 'put', sublevel: this.store.canon, key: ChainStore.canonKey(b.header.number), value: b.hash });
+      b.txs.forEach((tx, i) => ops.push({ type: 'put', sublevel: this.store.txloc, key: tx.hash(), value: RLP.encode([b.hash, uintBytes(i)]) }));
+    }
+    return ops;
+  }
+
+  private blockOps(block: Block, receipts: ExecutionResult['receipts'], td: bigint): BatchOp[] {
+    return [
+      { type: 'put', sublevel: this.store.headers, key: block.hash, value: encodeFullHeader(block.header) },
+      { type: 'put', sublevel: this.store.bodies, key: block.hash, value: encodeBody(block) },
+      { type: 'put', sublevel: this.store.receipts, key: block.hash, value: encodeReceipts(receipts) },
+      { type: 'put', sublevel: this.store.td, key: block.hash, value: uintBytes(td) },
+    ];
+  }
+}

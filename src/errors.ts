@@ -1,0 +1,18 @@
+/**
+ * Domain errors carry a kind; the RPC edge maps each kind to a JSON-RPC code once (src/rpc/errors.ts).
+ */
+export type ErrorKind =
+  | 'TX_REJECTED' //          a transaction refused by the pool (reason in the message)
+  | 'INVALID_PARAMS' //       a request value the node cannot use
+  | 'EXECUTION_REVERTED' //   eth_call / eth_estimateGas hit REVERT (raw revert data in `data`)
+  | 'MM_SUBMIT_REJECTED' //   a merged-mining submission refused
+  | 'BLOCK_NOT_FOUND' //      a block selector names a block this node does not have
+  | 'UNAVAILABLE'; //         the node cannot serve this right now (no work yet, mining off, …)
+
+export class NodeError extends Error {
+  constructor(readonly kind: ErrorKind, message: string, readonly data?: string) {
+    super(message);
+  }
+}
+
+export const txRejected = (reason: string) => new NodeError('TX_REJECTED', reason);

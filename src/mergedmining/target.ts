@@ -1,0 +1,30 @@
+/** Merged-mining target (merged-mining.md §6): the bound a parent-chain header hash must not exceed. */
+import { bytesToHex } from '@ethereumjs/util';
+import { parentHeaderHash } from './parentHeader.js';
+
+const TWO_256 = 1n << 256n;
+
+/** Difficulties below this are raised to it before dividing (difficulty 1 and 2 act as 3). */
+export const MIN_TARGET_DIVISOR = 3n;
+
+/** floor(2^256 / max(difficulty, 3)), a 256-bit unsigned integer. */
+export function targetFromDifficulty(difficulty: bigint): bigint {
+  return TWO_256 / (difficulty > MIN_TARGET_DIVISOR ? difficulty : MIN_TARGET_DIVISOR);
+}
+
+/** `0x` + 64 hex digits: the target as a 32-byte big-endian number (the `mnr_getWork.target` form). */
+export function targetToHex(target: bigint): string {
+  if (target < 0n || target >= TWO_256) throw new RangeError(`target out of 256-bit range: ${target}`);
+  return `0x${target.toString(16).padStart(64, '0')}`;
+}
+
+/** The header hash read the Bitcoin way: raw dsha256 bytes reversed, then big-endian. */
+export function parentHeaderHashValue(header80: Uint8Array): bigint {
+  const raw = parentHeaderHash(header80);
+  return BigInt(bytesToHex(raw.reverse()));
+}
+
+/** True when the 80-byte header's hash, as a number, is ≤ target. The header's own `bits` is ignored. */
+export function meetsTarget(header80: Uint8Array, target: bigint): boolean {
+  return parentHeaderHashValue(header80) <= target;
+}

@@ -1,0 +1,87 @@
+/**
+ * Composition root: spawns the actors in dependency order (chain → txpool → miner → RPC
+ * listener) and stops them in reverse. Used by main.ts and by tests (in-process nodes).
+ */
+import { bytesToHex } from '@ethereumjs/util';
+import { mkdirSync } from 'node:fs';
+import { spawnChain } from './actors/chain/index.ts';
+import type { NodeEvent } from './actors/events.ts';
+import { createEventBus, type Actor, type Protocol } from './actors/kernel/index.ts';
+import { spawnMiner } from './actors/miner/index.ts';
+import { spawnRpcListener } from './actors/rpcListener/index.ts';
+import { spawnTxPool } from './actors/txpool/index.ts';
+import { CallExecutor } from './chain/calls.ts';
+import { createChainCommon } from './chain/execution.ts';
+import { NETWORKS } from './chain/networks.ts';
+import { ChainReader } from './chain/reader.ts';
+import { ChainStore } from './chain/store.ts';
+import type { NodeConfig } from './config.ts';
+import { buildMethods } from './rpc/modules/index.ts';
+
+export const CLIENT_VERSION = `mmnode/v0.1.0/${process.platform}-${process.arch}/node-${process.version}`;
+
+/** The reference regtest miner key (node-behaviour.md §14): the coinbase account is held too. */
+const REGTEST_MINER_KEY = '0xbcf6db3716f6a1100ac34bc8e102be662e04b1f7f297094a35e9859ab20c4130';
+
+export interface RunningNode {
+  readonly rpcUrl: string;
+  readonly reader: ChainReader;
+  /** Resolves when the node stops, by request or because an actor escalated a failure. */
+  readonly stopped: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startNode(config: NodeConfig): Promise<RunningNode> {
+  const network = NETWORKS[config.network];
+  mkdirSync(config.dataDir, { recursive: true });
+  const common = createChainCommon(network);
+  const reader = new ChainReader(new ChainStore(config.dataDir), common, network);
+  const bus = createEventBus<NodeEvent>();
+  const started: Actor<Protocol>[] = [];
+  let stopping: Promise<void> | undefined;
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => { resolveStopped = r; });
+
+  const stop = () => {
+    stopping ??= (async () => {
+      for (const actor of started.reverse()) await actor.stop().catch((err) => console.error(err));
+      resolveStopped();
+    })();
+    return stopping;
+  };
+  const onEscalate = (name: string, err: unknown) => {
+    console.error(`[node] actor ${name} failed and cannot recover; stopping the node:`, err);
+    void stop();
+  };
+  const start = async <P extends Protocol>(actor: Actor<P>): Promise<Actor<P>> => {
+    started.push(actor as unknown as Actor<Protocol>);
+    await actor.ready;
+    return actor;
+  };
+
+  try {
+    const chain = await start(spawnChain(reader, bus, onEscalate));
+    const txpool = await start(spawnTxPool(reader, bus));
+    bus.subscribe(txpool.ref, (e) => (e.type === 'chain.headChanged' ? e : undefined));
+    const miner = await start(spawnMiner({
+      mode: config.mining, blockTimeMs: config.blockTimeMs, coinbase: config.coinbase, minGasPriceTarget: config.minGasPrice,
+    }, { reader, chain: chain.ref, txpool: txpool.ref }));
+    bus.subscribe(miner.ref, (e) =>
+      e.type === 'chain.headChanged' ? e : e.type === 'pool.txAdded' ? { type: 'pool.txAdded' as const, pending: e.pending } : undefined);
+
+    const accounts = new Map<string, Uint8Array>();
+    if (network.name === 'regtest') {
+      for (const a of network.devAccounts) accounts.set(bytesToHex(a.address), a.privateKey);
+      accounts.set(bytesToHex(network.defaultCoinbase), Buffer.from(REGTEST_MINER_KEY.slice(2), 'hex'));
+    }
+    const methods = buildMethods({
+      reader, txpool: txpool.ref, miner: miner.ref, calls: new CallExecutor(reader), accounts, clientVersion: CLIENT_VERSION,
+    });
+    const listener = await start(spawnRpcListener(methods, config.rpcHost, config.rpcPort));
+    const address = await listener.ref.ask('listener.address', {});
+    return { rpcUrl: `http://${address.address}:${address.port}`, reader, stopped, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

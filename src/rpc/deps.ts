@@ -1,0 +1,16 @@
+/** What the RPC modules may use: read access to the chain and refs to the actors they ask. */
+import type { ActorRef } from '../actors/kernel/index.ts';
+import type { MinerProtocol } from '../actors/miner/index.ts';
+import type { TxPoolProtocol } from '../actors/txpool/index.ts';
+import type { CallExecutor } from '../chain/calls.ts';
+import type { ChainReader } from '../chain/reader.ts';
+
+export interface RpcDeps {
+  readonly reader: ChainReader;
+  readonly txpool: ActorRef<TxPoolProtocol>;
+  readonly miner: ActorRef<MinerProtocol>;
+  readonly calls: CallExecutor;
+  /** Private keys the node holds unlocked, by lowercase 0x address (regtest development accounts). */
+  readonly accounts: ReadonlyMap<string, Uint8Array>;
+  readonly clientVersion: string;
+}

@@ -1,0 +1,72 @@
+/**
+ * JSON-RPC 2.0 envelope handling: single requests, batches (bounded), notifications, id echo,
+ * and the error codes of the specification. Transport-free: the HTTP server hands it parsed JSON.
+ */
+import { INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, toRpcError } from './errors.ts';
+import type { Methods } from './method.ts';
+
+export type JsonRpcId = string | number | null;
+export interface JsonRpcResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result?: unknown;
+  error?: { code: number; message: string; data?: string };
+}
+
+/** Reference `rpc.providers.web.max_batch_requests_size`. */
+export const MAX_BATCH = 50;
+
+export const errorResponse = (id: JsonRpcId, err: RpcError): JsonRpcResponse => ({
+  jsonrpc: '2.0', id, error: err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data },
+});
+
+export class Dispatcher {
+  constructor(private readonly methods: Methods) {}
+
+  /** Answers a parsed body; undefined when nothing is to be written (only notifications). */
+  async handle(body: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    if (Array.isArray(body)) {
+      if (body.length === 0) return errorResponse(null, new RpcError(INVALID_REQUEST, 'invalid request: empty batch'));
+      if (body.length > MAX_BATCH) {
+        return errorResponse(null, new RpcError(INVALID_REQUEST, `Cannot dispatch batch requests. ${MAX_BATCH} is the max number of supported batch requests (got ${body.length})`));
+      }
+      const responses = await Promise.all(body.map((req) => this.handleOne(req)));
+      const written = responses.filter((r): r is JsonRpcResponse => r !== undefined);
+      return written.length ? written : undefined;
+    }
+    return this.handleOne(body);
+  }
+
+  private async handleOne(req: unknown): Promise<JsonRpcResponse | undefined> {
+    if (req === null || typeof req !== 'object' || Array.isArray(req)) {
+      return errorResponse(null, new RpcError(INVALID_REQUEST, 'invalid request: expected a JSON-RPC request object'));
+    }
+    const r = req as Record<string, unknown>;
+    const hasId = 'id' in r;
+    const id = r.id;
+    if (hasId && id !== null && typeof id !== 'string' && typeof id !== 'number') {
+      return errorResponse(null, new RpcError(INVALID_REQUEST, 'invalid request: id must be a string, a number or null'));
+    }
+    const replyId = (hasId ? id : null) as JsonRpcId;
+    if (r.jsonrpc !== undefined && r.jsonrpc !== '2.0') {
+      return errorResponse(replyId, new RpcError(INVALID_REQUEST, 'invalid request: jsonrpc must be "2.0"'));
+    }
+    if (typeof r.method !== 'string') return errorResponse(replyId, new RpcError(INVALID_REQUEST, 'invalid request: method must be a string'));
+    if (r.params !== undefined && !Array.isArray(r.params)) {
+      return errorResponse(replyId, new RpcError(-32602, 'invalid params: params must be an array (positional parameters)'));
+    }
+    const response = await this.call(r.method, (r.params as unknown[] | undefined) ?? [], replyId);
+    // A request without an id is a notification: it runs, and nothing is written back.
+    return hasId ? response : undefined;
+  }
+
+  private async call(name: string, params: unknown[], id: JsonRpcId): Promise<JsonRpcResponse> {
+    const def = Object.hasOwn(this.methods, name) ? this.methods[name] : undefined;
+    if (!def) return errorResponse(id, new RpcError(METHOD_NOT_FOUND, `method not found: ${name}`));
+    try {
+      return { jsonrpc: '2.0', id, result: (await def.call(params)) ?? null };
+    } catch (err) {
+      return errorResponse(id, toRpcError(err));
+    }
+  }
+}

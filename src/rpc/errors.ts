@@ -1,0 +1,38 @@
+/**
+ * JSON-RPC errors and the single table from domain error kinds to wire codes. Codes follow the
+ * reference node where clients may depend on them (rpc-methods.md §2).
+ */
+import { AskTimeoutError, MailboxFullError } from '../actors/kernel/index.ts';
+import { NodeError, type ErrorKind } from '../errors.ts';
+
+export class RpcError extends Error {
+  constructor(readonly code: number, message: string, readonly data?: string) {
+    super(message);
+  }
+}
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+
+const KIND_CODES: Record<ErrorKind, number> = {
+  TX_REJECTED: -32010,
+  INVALID_PARAMS: INVALID_PARAMS,
+  EXECUTION_REVERTED: -32015,
+  MM_SUBMIT_REJECTED: -33000,
+  BLOCK_NOT_FOUND: INVALID_REQUEST,
+  UNAVAILABLE: INTERNAL_ERROR,
+};
+
+export const invalidParams = (message: string) => new RpcError(INVALID_PARAMS, message);
+
+/** The wire error for anything a handler threw. Unknown failures are logged, not echoed. */
+export function toRpcError(err: unknown): RpcError {
+  if (err instanceof RpcError) return err;
+  if (err instanceof NodeError) return new RpcError(KIND_CODES[err.kind], err.message, err.data);
+  if (err instanceof AskTimeoutError || err instanceof MailboxFullError) return new RpcError(INTERNAL_ERROR, `node is busy: ${err.message}`);
+  console.error('[rpc] internal error:', err);
+  return new RpcError(INTERNAL_ERROR, 'Internal server error');
+}

@@ -1,0 +1,136 @@
+/** Wire shapes of blocks, transactions, receipts and logs (spec 2.4–2.7). */
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { bytesToHex } from '@ethereumjs/util';
+import { encodeBlock, type Block } from '../chain/block.ts';
+import { hex, quantity, type Hex } from '../chain/bytes.ts';
+import type { StoredLog, StoredReceipt } from '../chain/execution.ts';
+import { headerHash as headerHashOf, mergedMiningBaseHash } from '../chain/header.ts';
+import { findTaggedHash, parentHeaderHash, reverseBytes } from '../mergedmining/index.ts';
+
+export interface TxPosition {
+  readonly blockHash: Uint8Array;
+  readonly blockNumber: bigint;
+  readonly index: number;
+}
+
+const ZERO32 = `0x${'0'.repeat(64)}` as Hex;
+
+export function formatTx(tx: TypedTransaction, pos: TxPosition | undefined, pendingBlockHash: Hex | null = null) {
+  const t = tx as TypedTransaction & { gasPrice: bigint; accessList?: [Uint8Array, Uint8Array[]][] };
+  const out: Record<string, unknown> = {
+    hash: hex(tx.hash()),
+    nonce: quantity(tx.nonce),
+    blockHash: pos ? hex(pos.blockHash) : pendingBlockHash,
+    blockNumber: pos ? quantity(pos.blockNumber) : null,
+    transactionIndex: pos ? quantity(pos.index) : null,
+    from: hex(tx.getSenderAddress().bytes),
+    to: tx.to ? hex(tx.to.bytes) : null,
+    gas: quantity(tx.gasLimit),
+    gasPrice: quantity(t.gasPrice),
+    value: quantity(tx.value),
+    input: hex(tx.data),
+    v: quantity(tx.v ?? 0n),
+    r: quantity(tx.r ?? 0n),
+    s: quantity(tx.s ?? 0n),
+    type: quantity(tx.type),
+  };
+  if (tx.type === 1) {
+    out.chainId = quantity(tx.common.chainId());
+    out.yParity = quantity(tx.v ?? 0n);
+    out.accessList = (t.accessList ?? []).map(([a, keys]) => ({ address: hex(a), storageKeys: keys.map(hex) }));
+  } else if (tx.v !== undefined && tx.v >= 35n) {
+    out.chainId = quantity((tx.v - 35n) / 2n);
+  }
+  return out;
+}
+
+/** The hash the parent-chain coinbase commits to; for genesis (no seal) the base hash. */
+function hashForMergedMining(block: Block): Hex {
+  try {
+    return hex(findTaggedHash(block.header.parentChainCoinbase));
+  } catch {
+    return hex(mergedMiningBaseHash(block.header));
+  }
+}
+
+export function formatBlock(block: Block, totalDifficulty: bigint, fullTxs: boolean) {
+  const h = block.header;
+  const powHash = h.parentChainHeader.length === 80 ? reverseBytes(parentHeaderHash(h.parentChainHeader)) : new Uint8Array(32);
+  const uncleDifficulty = block.uncles.reduce((s, u) => s + u.difficulty, 0n);
+  return {
+    number: quantity(h.number),
+    hash: hex(block.hash),
+    parentHash: hex(h.parentHash),
+    nonce: hex(powHash.subarray(0, 8)),
+    sha3Uncles: hex(h.unclesHash),
+    logsBloom: hex(h.logsBloom),
+    transactionsRoot: hex(h.transactionsRoot),
+    stateRoot: hex(h.stateRoot),
+    receiptsRoot: hex(h.receiptsRoot),
+    miner: hex(h.coinbase),
+    difficulty: quantity(h.difficulty),
+    totalDifficulty: quantity(totalDifficulty),
+    cumulativeDifficulty: quantity(h.difficulty + uncleDifficulty),
+    extraData: hex(h.extraData),
+    size: quantity(encodeBlock(block).length),
+    gasLimit: quantity(h.gasLimit),
+    gasUsed: quantity(h.gasUsed),
+    timestamp: quantity(h.timestamp),
+    transactions: fullTxs
+      ? block.txs.map((tx, index) => formatTx(tx, { blockHash: block.hash, blockNumber: h.number, index }))
+      : block.txs.map((tx) => hex(tx.hash())),
+    uncles: block.uncles.map((u) => bytesToHex(headerHashOf(u))),
+    minimumGasPrice: quantity(h.minimumGasPrice),
+    paidFees: quantity(h.paidFees),
+    hashForMergedMining: hashForMergedMining(block),
+    parentChainMergedMiningHeader: hex(h.parentChainHeader),
+    parentChainMergedMiningCoinbaseTransaction: hex(h.parentChainCoinbase),
+    parentChainMergedMiningMerkleProof: hex(h.parentChainMerkleProof),
+  };
+}
+
+/** An uncle seen through eth_getUncleBy*: a block object with no transactions of its own. */
+export function formatUncle(uncle: Block['header'], totalDifficulty: bigint) {
+  const block: Block = { header: uncle, hash: headerHashOf(uncle), txs: [], uncles: [] };
+  return formatBlock(block, totalDifficulty, false);
+}
+
+export function formatLog(log: StoredLog, ctx: { block: Block; txIndex: number; logIndex: number }, removed = false) {
+  const [address, topics, data] = log;
+  return {
+    removed,
+    logIndex: quantity(ctx.logIndex),
+    transactionIndex: quantity(ctx.txIndex),
+    transactionHash: hex(ctx.block.txs[ctx.txIndex]!.hash()),
+    blockHash: hex(ctx.block.hash),
+    blockNumber: quantity(ctx.block.header.number),
+    address: hex(address),
+    data: hex(data),
+    topics: topics.map(hex),
+  };
+}
+
+export function formatReceipt(block: Block, receipts: readonly StoredReceipt[], index: number) {
+  const r = receipts[index]!;
+  const tx = block.txs[index]!;
+  let logIndex = 0;
+  for (let i = 0; i < index; i++) logIndex += receipts[i]!.logs.length;
+  return {
+    transactionHash: hex(tx.hash()),
+    transactionIndex: quantity(index),
+    blockHash: hex(block.hash),
+    blockNumber: quantity(block.header.number),
+    from: hex(tx.getSenderAddress().bytes),
+    to: tx.to ? hex(tx.to.bytes) : null,
+    cumulativeGasUsed: quantity(r.cumulativeGasUsed),
+    gasUsed: quantity(r.gasUsed),
+    effectiveGasPrice: quantity((tx as TypedTransaction & { gasPrice: bigint }).gasPrice),
+    contractAddress: r.contractAddress ? hex(r.contractAddress) : null,
+    logs: r.logs.map((log, i) => formatLog(log, { block, txIndex: index, logIndex: logIndex + i })),
+    logsBloom: hex(r.bloom),
+    type: quantity(r.txType),
+    status: quantity(r.status),
+  };
+}
+
+export { ZERO32 };

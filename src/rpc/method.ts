@@ -1,0 +1,25 @@
+/** `method(params, handler)`: the handler's argument tuple comes from its parsers, so validation cannot be skipped. */
+import { invalidParams } from './errors.ts';
+import type { Param } from './params.ts';
+
+export interface MethodDef {
+  readonly paramCount: number;
+  call(params: unknown[]): Promise<unknown>;
+}
+
+export type Methods = Record<string, MethodDef>;
+
+type Parsers<T extends unknown[]> = { [K in keyof T]: readonly [name: string, parse: Param<T[K]>] };
+
+export function method<T extends unknown[]>(params: Parsers<T>, handler: (args: T) => unknown): MethodDef {
+  return {
+    paramCount: params.length,
+    async call(raw) {
+      if (raw.length > params.length) {
+        throw invalidParams(`too many arguments: this method takes at most ${params.length}, got ${raw.length}`);
+      }
+      const args = params.map(([name, parse], i) => parse(raw[i], `${i} (${name})`)) as T;
+      return handler(args);
+    },
+  };
+}

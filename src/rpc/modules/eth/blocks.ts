@@ -1,0 +1,55 @@
+/** eth_* block, transaction and receipt lookups (spec 4.3 'Blocks and transactions'): null when not found. */
+import { hex, quantity, ZERO_HASH } from '../../../chain/bytes.ts';
+import type { Block } from '../../../chain/block.ts';
+import { findBlock } from '../../blocks.ts';
+import type { RpcDeps } from '../../deps.ts';
+import { formatBlock, formatReceipt, formatTx, formatUncle } from '../../format.ts';
+import { method } from '../../method.ts';
+import { blockNumberOrTag, bool, hash32, index, optional, type BlockSelector } from '../../params.ts';
+
+export const ethBlockMethods = (deps: RpcDeps) => {
+  const { reader } = deps;
+  const byHash = (hash: Uint8Array): BlockSelector => ({ kind: 'hash', hash, requireCanonical: false });
+  const blockJson = async (block: Block | undefined, full: boolean) =>
+    block ? formatBlock(block, (await reader.totalDifficulty(block.hash)) ?? 0n, full) : null;
+  const txAt = (block: Block | undefined, i: number) =>
+    block && i < block.txs.length ? formatTx(block.txs[i]!, { blockHash: block.hash, blockNumber: block.header.number, index: i }) : null;
+  const uncleAt = async (block: Block | undefined, i: number) => {
+    const uncle = block?.uncles[i];
+    if (!uncle) return null;
+    return formatUncle(uncle, (await reader.totalDifficulty(block.header.parentHash)) ?? 0n);
+  };
+  const count = (n: number | undefined) => (n === undefined ? null : quantity(n));
+
+  return {
+    eth_getBlockByHash: method([['hash', hash32], ['full', optional(bool, false)]], async ([h, full]) =>
+      blockJson(await findBlock(reader, byHash(h)), full)),
+    eth_getBlockByNumber: method([['block', blockNumberOrTag], ['full', optional(bool, false)]], async ([sel, full]) =>
+      blockJson(await findBlock(reader, sel), full)),
+    eth_getBlockTransactionCountByHash: method([['hash', hash32]], async ([h]) => count((await findBlock(reader, byHash(h)))?.txs.length)),
+    eth_getBlockTransactionCountByNumber: method([['block', blockNumberOrTag]], async ([sel]) => count((await findBlock(reader, sel))?.txs.length)),
+    eth_getUncleCountByBlockHash: method([['hash', hash32]], async ([h]) => count((await findBlock(reader, byHash(h)))?.uncles.length)),
+    eth_getUncleCountByBlockNumber: method([['block', blockNumberOrTag]], async ([sel]) => count((await findBlock(reader, sel))?.uncles.length)),
+    eth_getUncleByBlockHashAndIndex: method([['hash', hash32], ['index', index]], async ([h, i]) => uncleAt(await findBlock(reader, byHash(h)), i)),
+    eth_getUncleByBlockNumberAndIndex: method([['block', blockNumberOrTag], ['index', index]], async ([sel, i]) => uncleAt(await findBlock(reader, sel), i)),
+    eth_getTransactionByBlockHashAndIndex: method([['hash', hash32], ['index', index]], async ([h, i]) => txAt(await findBlock(reader, byHash(h)), i)),
+    eth_getTransactionByBlockNumberAndIndex: method([['block', blockNumberOrTag], ['index', index]], async ([sel, i]) => txAt(await findBlock(reader, sel), i)),
+    eth_getTransactionByHash: method([['hash', hash32]], async ([h]) => {
+      const loc = await reader.txLocation(h);
+      if (loc) return txAt(await reader.getBlock(loc.blockHash), loc.index);
+      const pooled = await deps.txpool.ask('pool.get', { hash: hex(h) });
+      return pooled ? formatTx(pooled.tx, undefined) : null;
+    }),
+    eth_getTransactionReceipt: method([['hash', hash32]], async ([h]) => {
+      const loc = await reader.txLocation(h);
+      if (!loc) return null;
+      const [block, receipts] = await Promise.all([reader.getBlock(loc.blockHash), reader.getReceipts(loc.blockHash)]);
+      return block && receipts ? formatReceipt(block, receipts, loc.index) : null;
+    }),
+    /** Pending transactions sent from the accounts this node holds (spec 2.5: zero block hash, null number). */
+    eth_pendingTransactions: method([], async () => {
+      const { pending } = await deps.txpool.ask('pool.list', {});
+      return pending.filter((p) => deps.accounts.has(p.sender)).map((p) => formatTx(p.tx, undefined, hex(ZERO_HASH)));
+    }),
+  };
+};

@@ -1,0 +1,12 @@
+import type { RpcDeps } from '../../deps.ts';
+import { ethBlockMethods } from './blocks.ts';
+import { ethCallMethods } from './calls.ts';
+import { ethNodeMethods } from './node.ts';
+import { ethStateMethods } from './state.ts';
+
+export const ethModule = (deps: RpcDeps) => ({
+  ...ethNodeMethods(deps),
+  ...ethStateMethods(deps),
+  ...ethBlockMethods(deps),
+  ...ethCallMethods(deps),
+});

@@ -1,0 +1,20 @@
+/** eth_* methods about the node itself (spec 4.3 'Node and network'). */
+import { hex, quantity } from '../../../chain/bytes.ts';
+import type { RpcDeps } from '../../deps.ts';
+import { method } from '../../method.ts';
+
+/** Highest wire capability the reference node reports (rpc-methods.md §4.4). */
+export const PROTOCOL_VERSION = '0x3e';
+
+export const ethNodeMethods = (deps: RpcDeps) => ({
+  eth_chainId: method([], () => `0x${deps.reader.network.chainId.toString(16).padStart(2, '0')}`),
+  eth_protocolVersion: method([], () => PROTOCOL_VERSION),
+  eth_syncing: method([], () => false),
+  eth_coinbase: method([], () => hex(deps.reader.network.defaultCoinbase)),
+  eth_mining: method([], async () => (await deps.miner.ask('mining.status', {})).mining),
+  eth_hashrate: method([], () => '0x0'),
+  /** Head's minimum gas price × 1.1, as the reference computes it. */
+  eth_gasPrice: method([], () => quantity((deps.reader.head().header.minimumGasPrice * 11n) / 10n)),
+  eth_accounts: method([], () => [...deps.accounts.keys()]),
+  eth_blockNumber: method([], () => quantity(deps.reader.head().number)),
+});

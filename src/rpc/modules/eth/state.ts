@@ -1,0 +1,52 @@
+/** eth_* state reads at any block (spec 4.3 'Accounts and state'). */
+import { getMerkleStateProof } from '@ethereumjs/statemanager';
+import { Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { hex, quantity, uintBytes } from '../../../chain/bytes.ts';
+import { requireBlock } from '../../blocks.ts';
+import type { RpcDeps } from '../../deps.ts';
+import { method } from '../../method.ts';
+import { address, blockSelector, hash32, LATEST, optional, quantity as quantityParam, type BlockSelector } from '../../params.ts';
+import { invalidParams } from '../../errors.ts';
+
+export const ethStateMethods = (deps: RpcDeps) => {
+  const stateAt = async (sel: BlockSelector) => deps.reader.stateAt((await requireBlock(deps.reader, sel)).header.stateRoot);
+  const slotKey = (slot: bigint) => setLengthLeft(uintBytes(slot), 32);
+  return {
+    eth_getBalance: method([['address', address], ['block', optional(blockSelector, LATEST)]], async ([a, sel]) => {
+      const account = await (await stateAt(sel)).getAccount(new Address(a));
+      return quantity(account?.balance ?? 0n);
+    }),
+    eth_getTransactionCount: method([['address', address], ['block', optional(blockSelector, LATEST)]], async ([a, sel]) => {
+      if (sel.kind === 'tag' && sel.tag === 'pending') return quantity(await deps.txpool.ask('pool.nextNonce', { sender: hex(a) }));
+      const account = await (await stateAt(sel)).getAccount(new Address(a));
+      return quantity(account?.nonce ?? 0n);
+    }),
+    eth_getCode: method([['address', address], ['block', optional(blockSelector, LATEST)]], async ([a, sel]) =>
+      hex(await (await stateAt(sel)).getCode(new Address(a)))),
+    eth_getStorageAt: method(
+      [['address', address], ['position', quantityParam], ['block', optional(blockSelector, LATEST)]],
+      async ([a, slot, sel]) => {
+        if (slot >= 1n << 256n) throw invalidParams('invalid argument 1 (position): must fit in 32 bytes');
+        return hex(setLengthLeft(await (await stateAt(sel)).getStorage(new Address(a), slotKey(slot)), 32));
+      },
+    ),
+    eth_getProof: method(
+      [['address', address], ['storageKeys', storageKeys], ['block', optional(blockSelector, LATEST)]],
+      async ([a, keys, sel]) => {
+        const proof = await getMerkleStateProof(await stateAt(sel), new Address(a), keys);
+        return {
+          ...proof,
+          storageProof: proof.storageProof.map((p, i) => ({ ...p, key: bytesToHex(keys[i]!) })),
+        };
+      },
+    ),
+  };
+};
+
+function storageKeys(raw: unknown, name: string): Uint8Array[] {
+  if (!Array.isArray(raw)) throw invalidParams(`invalid argument ${name}: expected an array of 32-byte storage keys`);
+  return raw.map((k, i) => {
+    if (typeof k === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(k) && k.length !== 66) return setLengthLeft(uintBytes(BigInt(k)), 32);
+    return hash32(k, `${name}[${i}]`);
+  });
+}

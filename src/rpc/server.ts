@@ -1,0 +1,81 @@
+/**
+ * HTTP transport: POST at `/` or `/<API_KEY>`, JSON bodies up to a limit, CORS for browser dApps.
+ * Every reply is a JSON-RPC 2.0 envelope, also for transport errors.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Dispatcher, errorResponse } from './dispatch.ts';
+import { INVALID_REQUEST, PARSE_ERROR, RpcError } from './errors.ts';
+
+/** Reference `max_aggregated_frame_size`. */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, authorization',
+};
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...CORS });
+  res.end(text);
+}
+
+const fail = (res: ServerResponse, status: number, code: number, message: string) => send(res, status, errorResponse(null, new RpcError(code, message)));
+
+export function createRpcServer(dispatcher: Dispatcher): Server {
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => void serve(dispatcher, req, res));
+  server.headersTimeout = 30_000;
+  return server;
+}
+
+async function serve(dispatcher: Dispatcher, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method === 'OPTIONS') { res.writeHead(204, CORS); res.end(); return; }
+  if (req.method !== 'POST') return fail(res, 405, INVALID_REQUEST, `HTTP ${req.method} is not served: send JSON-RPC requests with POST`);
+  const path = (req.url ?? '/').split('?')[0]!;
+  if (!/^\/([A-Za-z0-9_-]+\/?)?$/.test(path)) return fail(res, 404, INVALID_REQUEST, `no JSON-RPC endpoint at ${path}: use / or /<API_KEY>`);
+  const type = req.headers['content-type'];
+  if (type !== undefined && !/^application\/json(-rpc)?\s*(;|$)/i.test(type)) {
+    return fail(res, 415, INVALID_REQUEST, `unsupported content-type ${type}: send application/json`);
+  }
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    req.resume();
+    return fail(res, 413, INVALID_REQUEST, `request body of ${declared} bytes exceeds the limit of ${MAX_BODY_BYTES} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) {
+        fail(res, 413, INVALID_REQUEST, `request body exceeds the limit of ${MAX_BODY_BYTES} bytes`);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    return; // client went away
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (err) {
+    return fail(res, 400, PARSE_ERROR, `parse error: ${(err as Error).message}`);
+  }
+  const reply = await dispatcher.handle(body);
+  if (reply === undefined) { res.writeHead(204, CORS); res.end(); return; }
+  send(res, 200, reply);
+}
+
+export function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
