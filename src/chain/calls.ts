@@ -7,6 +7,7 @@ import { Address, bytesToHex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { ZERO_ADDRESS, ZERO_HASH } from './bytes.ts';
 import { createExecutionVM, executionBlock, stateManagerAt, type StoredLog } from './execution.ts';
+import { OverlayTrieDb } from './trieDb.ts';
 import type { BlockHeader } from './header.ts';
 import type { ChainReader } from './reader.ts';
 
@@ -28,17 +29,23 @@ export interface CallResult {
   readonly logs: readonly StoredLog[];
 }
 
+interface PooledVm {
+  readonly vm: VM;
+  root: string;
+  readonly scratch: OverlayTrieDb;
+}
+
 /** eth_call gas cap (reference `rpc.callGasCap`). */
 export const CALL_GAS_CAP = 10_000_000n;
 
 export class CallExecutor {
-  readonly #idle: { vm: VM; root: string }[] = [];
+  readonly #idle: PooledVm[] = [];
   #created = 0;
   readonly #waiters: (() => void)[] = [];
 
   constructor(private readonly reader: ChainReader, private readonly maxVms = 4) {}
 
-  private async acquire(): Promise<{ vm: VM; root: string }> {
+  private async acquire(): Promise<PooledVm> {
     for (;;) {
       const idle = this.#idle.pop();
       if (idle) return idle;
@@ -48,14 +55,17 @@ export class CallExecutor {
           common: this.reader.common, trieDb: this.reader.trieDb,
           blockHash: async (n: bigint) => (await this.reader.canonicalHash(n)) ?? ZERO_HASH,
         };
-        const sm = stateManagerAt(this.reader.trieDb, this.reader.head().header.stateRoot, this.reader.common, 20_000);
-        return { vm: await createExecutionVM(env, sm), root: bytesToHex(this.reader.head().header.stateRoot) };
+        // Storage tries write their nodes even inside a reverted checkpoint: they land in a scratch overlay.
+        const scratch = new OverlayTrieDb(this.reader.trieDb);
+        const sm = stateManagerAt(scratch, this.reader.head().header.stateRoot, this.reader.common, 20_000);
+        return { vm: await createExecutionVM(env, sm), root: bytesToHex(this.reader.head().header.stateRoot), scratch };
       }
       await new Promise<void>((r) => this.#waiters.push(r));
     }
   }
 
-  private release(entry: { vm: VM; root: string }): void {
+  private release(entry: PooledVm): void {
+    entry.scratch.writes.clear();
     this.#idle.push(entry);
     this.#waiters.shift()?.();
   }
@@ -80,6 +90,7 @@ export class CallExecutor {
       await vm.stateManager.checkpoint();
       try {
         const caller = new Address(req.from ?? ZERO_ADDRESS);
+        await warmLikeRunTx(vm, caller, req.to, header.coinbase);
         const res = await vm.evm.runCall({
           caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
           gasLimit: gas - intrinsic, gasPrice: req.gasPrice ?? 0n,
@@ -100,4 +111,14 @@ export class CallExecutor {
       this.release(entry);
     }
   }
+}
+
+/** The EIP-2929/3651 warm set a transaction starts with, so a call costs what the transaction will. */
+async function warmLikeRunTx(vm: VM, caller: Address, to: Uint8Array | undefined, coinbase: Uint8Array): Promise<void> {
+  const journal = vm.evm.journal;
+  await journal.cleanup();
+  for (const [precompile] of vm.evm.precompiles) journal.addAlwaysWarmAddress(precompile);
+  journal.addAlwaysWarmAddress(bytesToHex(caller.bytes).slice(2));
+  if (to) journal.addAlwaysWarmAddress(bytesToHex(to).slice(2));
+  journal.addAlwaysWarmAddress(bytesToHex(coinbase).slice(2));
 }

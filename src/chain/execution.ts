@@ -34,7 +34,8 @@ export interface StoredReceipt {
 export const SUPPORTED_TX_TYPES = new Set([0, 1]);
 
 function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
-  const recovery = chainId === undefined ? v - 27n : v === 0n || v === 1n ? v : v - (chainId * 2n + 35n);
+  // Typed transactions pass the y-parity (0/1); legacy ones 27/28, or 35 + 2·chainId + parity (EIP-155).
+  const recovery = v === 0n || v === 1n ? v : chainId === undefined || v < 35n ? v - 27n : v - (chainId * 2n + 35n);
   if (recovery !== 0n && recovery !== 1n) throw new Error('invalid signature v value');
   const sig = new Uint8Array(64);
   sig.set(r.length > 32 ? r.subarray(r.length - 32) : r, 32 - Math.min(r.length, 32));

@@ -1,0 +1,30 @@
+/** Raw JSON-RPC over HTTP, for checking envelopes and error codes exactly. */
+export async function post(url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+  const res = await fetch(url, { method: 'POST', headers, body });
+  const text = await res.text();
+  return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
+}
+
+export async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const { json } = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+  if (json.error) throw Object.assign(new Error(`${method}: ${json.error.message}`), { rpc: json.error });
+  return json.result as T;
+}
+
+/** The error object of a call expected to fail. */
+export async function rpcError(url: string, method: string, params: unknown[] = []): Promise<{ code: number; message: string; data?: string }> {
+  const { json } = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }));
+  if (!json.error) throw new Error(`${method} was expected to fail but returned ${JSON.stringify(json.result)}`);
+  return json.error;
+}
+
+/** Polls `check` until it returns a value other than undefined/false; names what it waited for on timeout. */
+export async function waitUntil<T>(check: () => Promise<T | undefined | false> | T | undefined | false, opts: { timeoutMs?: number; what: string }): Promise<T> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
