@@ -2,7 +2,7 @@
  * Read-only execution for eth_call and eth_estimateGas: a small pool of VMs over the committed
  * trie, each call inside a checkpoint that is always reverted, so nothing is ever written.
  */
-import { createLegacyTx } from '@ethereumjs/tx';
+import { createAccessList2930Tx, createLegacyTx } from '@ethereumjs/tx';
 import { Address, bytesToHex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { ZERO_ADDRESS, ZERO_HASH } from './bytes.ts';
@@ -18,6 +18,7 @@ export interface CallRequest {
   readonly value?: bigint;
   readonly gas?: bigint;
   readonly gasPrice?: bigint;
+  readonly accessList?: readonly [Uint8Array, readonly Uint8Array[]][];
 }
 
 export interface CallResult {
@@ -72,7 +73,11 @@ export class CallExecutor {
 
   /** Intrinsic gas of a transaction with this data (and creation cost when `to` is absent). */
   intrinsicGas(req: CallRequest): bigint {
-    return createLegacyTx({ to: req.to, data: req.data, gasLimit: 0n }, { common: this.reader.common }).getIntrinsicGas();
+    const common = this.reader.common;
+    const fields = { to: req.to, data: req.data, gasLimit: 0n };
+    return req.accessList?.length
+      ? createAccessList2930Tx({ ...fields, accessList: req.accessList as [Uint8Array, Uint8Array[]][] }, { common }).getIntrinsicGas()
+      : createLegacyTx(fields, { common }).getIntrinsicGas();
   }
 
   /** Runs the call on the state after `header` with `gas` (intrinsic included). */
@@ -90,7 +95,7 @@ export class CallExecutor {
       await vm.stateManager.checkpoint();
       try {
         const caller = new Address(req.from ?? ZERO_ADDRESS);
-        await warmLikeRunTx(vm, caller, req.to, header.coinbase);
+        await warmLikeRunTx(vm, caller, req, header.coinbase);
         const res = await vm.evm.runCall({
           caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
           gasLimit: gas - intrinsic, gasPrice: req.gasPrice ?? 0n,
@@ -114,11 +119,16 @@ export class CallExecutor {
 }
 
 /** The EIP-2929/3651 warm set a transaction starts with, so a call costs what the transaction will. */
-async function warmLikeRunTx(vm: VM, caller: Address, to: Uint8Array | undefined, coinbase: Uint8Array): Promise<void> {
+async function warmLikeRunTx(vm: VM, caller: Address, req: CallRequest, coinbase: Uint8Array): Promise<void> {
   const journal = vm.evm.journal;
+  const unprefixed = (b: Uint8Array) => bytesToHex(b).slice(2);
   await journal.cleanup();
   for (const [precompile] of vm.evm.precompiles) journal.addAlwaysWarmAddress(precompile);
-  journal.addAlwaysWarmAddress(bytesToHex(caller.bytes).slice(2));
-  if (to) journal.addAlwaysWarmAddress(bytesToHex(to).slice(2));
-  journal.addAlwaysWarmAddress(bytesToHex(coinbase).slice(2));
+  journal.addAlwaysWarmAddress(unprefixed(caller.bytes));
+  if (req.to) journal.addAlwaysWarmAddress(unprefixed(req.to));
+  journal.addAlwaysWarmAddress(unprefixed(coinbase));
+  for (const [address, keys] of req.accessList ?? []) {
+    journal.addAlwaysWarmAddress(unprefixed(address));
+    for (const key of keys) journal.addAlwaysWarmSlot(unprefixed(address), unprefixed(key));
+  }
 }

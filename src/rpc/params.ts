@@ -97,7 +97,20 @@ export interface TxArgs {
   value?: bigint;
   data?: Uint8Array;
   nonce?: bigint;
+  accessList?: [Uint8Array, Uint8Array[]][];
 }
+
+/** EIP-2930 access list: [{ address, storageKeys: [hash32…] }…]. */
+export const accessList: Param<[Uint8Array, Uint8Array[]][]> = (raw, name) => {
+  if (!Array.isArray(raw)) return fail(name, 'an access list (array of {address, storageKeys})', raw);
+  return raw.map((item, i) => {
+    if (item === null || typeof item !== 'object') return fail(`${name}[${i}]`, '{address, storageKeys}', item);
+    const { address: a, storageKeys } = item as Record<string, unknown>;
+    const keys = storageKeys === undefined ? [] : storageKeys;
+    if (!Array.isArray(keys)) return fail(`${name}[${i}].storageKeys`, 'an array of 32-byte keys', keys);
+    return [address(a, `${name}[${i}].address`), keys.map((k, j) => hash32(k, `${name}[${i}].storageKeys[${j}]`))];
+  });
+};
 
 const TX_KEYS = new Set(['from', 'to', 'gas', 'gasLimit', 'gasPrice', 'value', 'data', 'input', 'nonce', 'chainId', 'type', 'accessList',
   'maxFeePerGas', 'maxPriorityFeePerGas']);
@@ -115,7 +128,7 @@ export const txArgs: Param<TxArgs> = (raw, name) => {
   return {
     from: opt('from', address), to: opt('to', address), gas: opt('gas', quantity) ?? opt('gasLimit', quantity),
     gasPrice: opt('gasPrice', quantity) ?? opt('maxFeePerGas', quantity), value: opt('value', quantity),
-    data: input ?? dataField, nonce: opt('nonce', quantity),
+    data: input ?? dataField, nonce: opt('nonce', quantity), accessList: opt('accessList', accessList),
   };
 };
 

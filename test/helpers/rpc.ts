@@ -19,11 +19,11 @@ export async function rpcError(url: string, method: string, params: unknown[] = 
 }
 
 /** Polls `check` until it returns a value other than undefined/false; names what it waited for on timeout. */
-export async function waitUntil<T>(check: () => Promise<T | undefined | false> | T | undefined | false, opts: { timeoutMs?: number; what: string }): Promise<T> {
+export async function waitUntil<T>(check: () => Promise<T> | T, opts: { timeoutMs?: number; what: string }): Promise<Exclude<T, false | undefined | null>> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
   for (;;) {
     const v = await check();
-    if (v !== undefined && v !== false) return v as T;
+    if (v !== undefined && v !== null && v !== false) return v as Exclude<T, false | undefined | null>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what}`);
     await new Promise((r) => setTimeout(r, 20));
   }

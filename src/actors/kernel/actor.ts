@@ -67,7 +67,7 @@ export interface Actor<P extends Protocol> {
   ref: ActorRef<P>;
   /** Resolves once `init` has run. Rejects if it failed and the policy gave up. */
   ready: Promise<void>;
-  /** Drains nothing more: pending asks are rejected, then `onStop` runs. */
+  /** Takes no more messages: queued asks are rejected, the one in flight finishes, then `onStop` runs. */
   stop(): Promise<void>;
   queueLength(): number;
 }
@@ -77,8 +77,9 @@ export function spawn<P extends Protocol, S>(name: string, behavior: Behavior<P,
   const policy: RestartPolicy = opts.policy ?? { kind: 'escalate' };
   const queue: Envelope<P>[] = [];
   let state: S | undefined;
-  let running = false;
   let stopped = false;
+  let inFlight: Promise<void> = Promise.resolve();
+  let stopping: Promise<void> | undefined;
   let restarts: number[] = [];
   let wake: (() => void) | undefined;
 
@@ -141,7 +142,6 @@ export function spawn<P extends Protocol, S>(name: string, behavior: Behavior<P,
   }
 
   async function loop(): Promise<void> {
-    running = true;
     while (!stopped) {
       const env = queue.shift();
       if (!env) {
@@ -150,8 +150,10 @@ export function spawn<P extends Protocol, S>(name: string, behavior: Behavior<P,
         continue;
       }
       try {
-        await handle(env);
+        inFlight = handle(env);
+        await inFlight;
       } catch (err) {
+        if (stopped) break; // failures while stopping (peers already gone) are not supervised
         if (!(await supervise(err).catch(() => false))) {
           stopped = true;
           failPending(err);
@@ -160,7 +162,6 @@ export function spawn<P extends Protocol, S>(name: string, behavior: Behavior<P,
         }
       }
     }
-    running = false;
   }
 
   function failPending(err: unknown) {
@@ -177,12 +178,16 @@ export function spawn<P extends Protocol, S>(name: string, behavior: Behavior<P,
     ready,
     queueLength: () => queue.length,
     async stop() {
-      if (stopped && !running) return;
+      if (stopping) return stopping;
       stopped = true;
       failPending(new ActorStoppedError(name));
       wake?.();
-      await ready.catch(() => {});
-      if (state !== undefined) await behavior.onStop?.(state);
+      stopping = (async () => {
+        await ready.catch(() => {});
+        await inFlight.catch(() => {}); // the message being handled finishes before onStop
+        if (state !== undefined) await behavior.onStop?.(state);
+      })();
+      return stopping;
     },
   };
 }
