@@ -9,7 +9,7 @@ import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/commo
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, ValueEncoding, type DB } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import secp256k1 from 'secp256k1';
@@ -52,31 +52,37 @@ export function createChainCommon(network: Network): Common {
   );
 }
 
-export class TxDecodeError extends Error {}
+/** `malformed`: the bytes are not a transaction at all; `rejected`: a transaction this chain refuses. */
+export class TxDecodeError extends Error {
+  constructor(readonly kind: 'malformed' | 'rejected', message: string) {
+    super(message);
+  }
+}
 
-/** Decodes a signed transaction; throws TxDecodeError with a reason a user can act on. */
+/**
+ * Decodes a signed transaction; throws TxDecodeError with a reason a user can act on. Pre-EIP-155
+ * legacy transactions (v 27/28) are accepted, as the reference node does.
+ */
 export function decodeTx(raw: Uint8Array, common: Common): TypedTransaction {
-  if (raw.length === 0) throw new TxDecodeError('empty transaction');
+  if (raw.length === 0) throw new TxDecodeError('malformed', 'empty transaction bytes');
   const type = raw[0]! >= 0xc0 ? 0 : raw[0]!;
   if (!SUPPORTED_TX_TYPES.has(type)) {
-    throw new TxDecodeError(`transaction type ${type} is not supported: this chain accepts legacy (0) and EIP-2930 (1) transactions`);
+    throw new TxDecodeError('rejected', `transaction type ${type} is not supported: this chain accepts legacy (0) and EIP-2930 (1) transactions`);
   }
   let tx: TypedTransaction;
   try {
     tx = createTxFromRLP(raw, { common });
   } catch (err) {
     const msg = (err as Error).message;
-    if (/chain ?id/i.test(msg)) throw new TxDecodeError(`invalid chain id: this chain's id is ${common.chainId()}`);
-    throw new TxDecodeError(`invalid transaction: ${msg.split('(')[0]!.trim()}`);
+    if (/chain ?id/i.test(msg)) throw new TxDecodeError('rejected', `invalid chain id: this chain's id is ${common.chainId()}`);
+    if (/signature|high s/i.test(msg)) throw new TxDecodeError('rejected', `invalid transaction signature: ${msg.split('(')[0]!.trim()}`);
+    throw new TxDecodeError('malformed', msg.split('(')[0]!.trim());
   }
-  if (!tx.isSigned()) throw new TxDecodeError('transaction is not signed');
+  if (!tx.isSigned()) throw new TxDecodeError('rejected', 'transaction is not signed');
   try {
     tx.getSenderAddress();
   } catch {
-    throw new TxDecodeError('invalid transaction signature');
-  }
-  if (tx.supports(Capability.EIP155ReplayProtection) && tx.type === 0) {
-    // ethereumjs accepts pre-EIP-155 transactions (v 27/28) as the reference does; a foreign chain id is refused above.
+    throw new TxDecodeError('rejected', 'invalid transaction signature');
   }
   return tx;
 }

@@ -4,8 +4,10 @@
  */
 import { INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, toRpcError } from './errors.ts';
 import type { Methods } from './method.ts';
+import { isRawJson } from './json.ts';
 
-export type JsonRpcId = string | number | null;
+/** A request id; ids beyond 2^53 stay raw JSON text so they are echoed exactly. */
+export type JsonRpcId = string | number | null | object;
 export interface JsonRpcResponse {
   jsonrpc: '2.0';
   id: JsonRpcId;
@@ -44,7 +46,7 @@ export class Dispatcher {
     const r = req as Record<string, unknown>;
     const hasId = 'id' in r;
     const id = r.id;
-    if (hasId && id !== null && typeof id !== 'string' && typeof id !== 'number') {
+    if (hasId && id !== null && typeof id !== 'string' && typeof id !== 'number' && !isRawJson(id)) {
       return errorResponse(null, new RpcError(INVALID_REQUEST, 'invalid request: id must be a string, a number or null'));
     }
     const replyId = (hasId ? id : null) as JsonRpcId;

@@ -112,13 +112,10 @@ export const accessList: Param<[Uint8Array, Uint8Array[]][]> = (raw, name) => {
   });
 };
 
-const TX_KEYS = new Set(['from', 'to', 'gas', 'gasLimit', 'gasPrice', 'value', 'data', 'input', 'nonce', 'chainId', 'type', 'accessList',
-  'maxFeePerGas', 'maxPriorityFeePerGas']);
-
 export const txArgs: Param<TxArgs> = (raw, name) => {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail(name, 'a transaction object', raw);
+  // Fields this node does not use (web3.js adds `chain`, `hardfork`, `networkId`…) are ignored, as other nodes do.
   const o = raw as Record<string, unknown>;
-  for (const key of Object.keys(o)) if (!TX_KEYS.has(key)) throw invalidParams(`invalid argument ${name}: unknown field '${key}'`);
   const opt = <T>(key: string, p: Param<T>) => (o[key] === undefined || o[key] === null ? undefined : p(o[key], `${name}.${key}`));
   const input = opt('input', data);
   const dataField = opt('data', data);

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Dispatcher, errorResponse } from './dispatch.ts';
+import { parseJson } from './json.ts';
 import { INVALID_REQUEST, PARSE_ERROR, RpcError } from './errors.ts';
 
 /** Reference `max_aggregated_frame_size`. */
@@ -61,7 +62,7 @@ async function serve(dispatcher: Dispatcher, req: IncomingMessage, res: ServerRe
   }
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = parseJson(Buffer.concat(chunks).toString('utf8'));
   } catch (err) {
     return fail(res, 400, PARSE_ERROR, `parse error: ${(err as Error).message}`);
   }

@@ -48,7 +48,12 @@ export function txPoolBehavior(reader: ChainReader, bus: EventBus<NodeEvent>, op
 
   async function admit(s: PoolState, tx: TypedTransaction): Promise<{ hash: Hex; pending: boolean }> {
     const hash = bytesToHex(tx.hash()) as Hex;
-    if (s.byHash.has(hash)) throw txRejected('pending transaction with same hash already exists');
+    const known = s.byHash.get(hash);
+    if (known) {
+      const stateNonce = (await account(known.sender))?.nonce ?? 0n;
+      const where = known.nonce < pendingNonce(s, known.sender, stateNonce) ? 'pending' : 'queued';
+      throw txRejected(`${where} transaction with same hash already exists`);
+    }
     const size = tx.serialize().length;
     if (size > opts.maxTxBytes) throw txRejected(`transaction's size is higher than defined maximum: ${size} > ${opts.maxTxBytes}`);
     const head = reader.head().header;

@@ -87,7 +87,7 @@ export const ethCallMethods = (deps: RpcDeps) => {
       try {
         tx = decodeTx(raw, reader.common);
       } catch (err) {
-        if (err instanceof TxDecodeError && !err.message.startsWith('invalid transaction:')) throw txRejected(err.message);
+        if (err instanceof TxDecodeError && err.kind === 'rejected') throw txRejected(err.message);
         throw invalidParams(`Invalid input: ${(err as Error).message}`);
       }
       return submit(tx);
