@@ -66,8 +66,12 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const miner = await start(spawnMiner({
       mode: config.mining, blockTimeMs: config.blockTimeMs, coinbase: config.coinbase, minGasPriceTarget: config.minGasPrice,
     }, { reader, chain: chain.ref, txpool: txpool.ref }));
-    bus.subscribe(miner.ref, (e) =>
-      e.type === 'chain.headChanged' ? e : e.type === 'pool.txAdded' ? { type: 'pool.txAdded' as const, pending: e.pending } : undefined);
+    bus.subscribe(miner.ref, (e) => {
+      if (e.type === 'chain.headChanged') return e;
+      if (e.type === 'pool.txAdded') return { type: 'pool.txAdded' as const, pending: e.pending };
+      if (e.type === 'chain.blockImported' && !e.best) return { type: 'chain.siblingImported' as const, header: e.block.header };
+      return undefined;
+    });
 
     const accounts = new Map<string, Uint8Array>();
     if (network.name === 'regtest') {
@@ -75,7 +79,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       accounts.set(bytesToHex(network.defaultCoinbase), Buffer.from(REGTEST_MINER_KEY.slice(2), 'hex'));
     }
     const methods = buildMethods({
-      reader, txpool: txpool.ref, miner: miner.ref, calls: new CallExecutor(reader), accounts, clientVersion: CLIENT_VERSION,
+      reader, txpool: txpool.ref, miner: miner.ref, calls: new CallExecutor(reader), accounts, clientVersion: CLIENT_VERSION, coinbase: config.coinbase,
     });
     const listener = await start(spawnRpcListener(methods, config.rpcHost, config.rpcPort));
     const address = await listener.ref.ask('listener.address', {});

@@ -10,7 +10,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { Address, ValueEncoding, type DB } from '@ethereumjs/util';
+import { Account, Address, ValueEncoding, type DB } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import secp256k1 from 'secp256k1';
 import { uintBytes } from './bytes.ts';
@@ -105,6 +105,12 @@ export interface BlockContext {
   readonly prevRandao: Uint8Array;
 }
 
+/** The uncles a block includes, for their share of its fees. */
+export interface UncleReward {
+  readonly coinbase: Uint8Array;
+  readonly number: bigint;
+}
+
 export function executionBlock(ctx: BlockContext, common: Common): EjsBlock {
   return createBlock(
     {
@@ -162,7 +168,7 @@ export class InvalidBlockError extends Error {}
 export async function executeBlock(
   env: ExecutionEnv,
   parentStateRoot: Uint8Array,
-  ctx: BlockContext & { minimumGasPrice: bigint },
+  ctx: BlockContext & { minimumGasPrice: bigint; uncles?: readonly UncleReward[] },
   txs: readonly TypedTransaction[],
   mode: 'build' | 'verify',
 ): Promise<ExecutionResult> {
@@ -204,12 +210,42 @@ export async function executeBlock(
     }));
     included.push(tx);
   }
+  if (ctx.uncles?.length) await payUncles(sm, ctx.coinbase, ctx.number, ctx.uncles, paidFees);
   const stateRoot = await sm.getStateRoot();
   const [transactionsRoot, receiptsRoot] = await Promise.all([
     orderedTrieRoot(included.map((t) => t.serialize())),
     orderedTrieRoot(receipts.map(consensusReceipt)),
   ]);
   return { txs: included, receipts, stateRoot, receiptsRoot, transactionsRoot, logsBloom: bloom, gasUsed, paidFees, overlay, rejected };
+}
+
+/**
+ * Shares a block's fees with the miners of the uncles it includes, after the reference's sibling
+ * rule (node-behaviour.md §11): 10 % stays with the block's miner as publisher, the rest is split
+ * equally among it and the uncles, and an uncle included k blocks late loses k × 5 % of its share
+ * (burned). The coinbase received all fees during execution; the shares move from it.
+ */
+export function uncleShares(paidFees: bigint, blockNumber: bigint, uncles: readonly UncleReward[]): { payments: bigint[]; taken: bigint } {
+  const share = (paidFees - paidFees / 10n) / BigInt(uncles.length + 1);
+  const payments = uncles.map((u) => (share * (100n - 5n * (blockNumber - u.number - 1n))) / 100n);
+  return { payments, taken: share * BigInt(uncles.length) };
+}
+
+async function payUncles(sm: MerkleStateManager, coinbase: Uint8Array, blockNumber: bigint, uncles: readonly UncleReward[], paidFees: bigint) {
+  const { payments, taken } = uncleShares(paidFees, blockNumber, uncles);
+  if (taken === 0n) return;
+  const miner = new Address(coinbase);
+  const minerAccount = (await sm.getAccount(miner)) ?? new Account();
+  // A coinbase that spent the fees it earned earlier in the block keeps them: never go below zero.
+  if (minerAccount.balance < taken) return;
+  minerAccount.balance -= taken;
+  await sm.putAccount(miner, minerAccount);
+  for (const [i, u] of uncles.entries()) {
+    const address = new Address(u.coinbase);
+    const account = (await sm.getAccount(address)) ?? new Account();
+    account.balance += payments[i]!;
+    await sm.putAccount(address, account);
+  }
 }
 
 /** The Ethereum consensus receipt encoding (typed envelope for type ≥ 1), the receipts-trie value. */

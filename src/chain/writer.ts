@@ -14,7 +14,7 @@ import { EMPTY, ZERO_HASH, uintBytes } from './bytes.ts';
 import {
   executeBlock, InvalidBlockError, orderedTrieRoot, stateManagerAt, type ExecutionEnv, type ExecutionResult,
 } from './execution.ts';
-import { EMPTY_UNCLES_HASH, encodeFullHeader, mergedMiningBaseHash, NO_SEAL, type BlockHeader } from './header.ts';
+import { EMPTY_UNCLES_HASH, encodeFullHeader, headerHash, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './header.ts';
 import { Lru } from './lru.ts';
 import type { ChainReader, HeadInfo } from './reader.ts';
 import { gasLimitProblem, minimumGasPriceProblem, nextDifficulty, nextGasLimit, nextMinimumGasPrice } from './rules.ts';
@@ -43,6 +43,7 @@ export interface ImportOutcome {
 export interface Template {
   readonly header: BlockHeader;
   readonly txs: readonly TypedTransaction[];
+  readonly uncles: readonly BlockHeader[];
   readonly hashForMergedMining: Uint8Array;
   readonly target: bigint;
   readonly rejected: readonly { tx: TypedTransaction; reason: string }[];
@@ -51,10 +52,16 @@ export interface Template {
 export interface BuildRequest {
   readonly coinbase: Uint8Array;
   readonly txs: readonly TypedTransaction[];
+  /** Sibling headers the miner has seen; the eligible ones (up to 10) are included as uncles. */
+  readonly uncleCandidates?: readonly BlockHeader[];
   readonly timestamp: bigint;
   readonly minimumGasPriceTarget: bigint;
   readonly extraData?: Uint8Array;
 }
+
+/** Uncle limits (node-behaviour.md §10). */
+export const MAX_UNCLES = 10;
+export const UNCLE_GENERATION_LIMIT = 7n;
 
 /** Height from which hashForMergedMining carries fork-detection data (merged-mining.md §2). */
 const FORK_DETECTION_FROM = 449n;
@@ -151,22 +158,27 @@ export class ChainWriter {
     const parent = this.reader.head();
     const p = parent.header;
     const timestamp = req.timestamp > p.timestamp ? req.timestamp : p.timestamp + 1n;
+    const uncles: BlockHeader[] = [];
+    for (const candidate of req.uncleCandidates ?? []) {
+      if (uncles.length === MAX_UNCLES) break;
+      if (!(await this.unclesProblem(parent.hash, p.number + 1n, [...uncles, candidate]))) uncles.push(candidate);
+    }
     const ctx = {
       number: p.number + 1n, timestamp, coinbase: req.coinbase, gasLimit: nextGasLimit(net, p.gasLimit),
-      difficulty: nextDifficulty(net, p, timestamp, 0), prevRandao: parent.hash,
-      minimumGasPrice: nextMinimumGasPrice(p.minimumGasPrice, req.minimumGasPriceTarget),
+      difficulty: nextDifficulty(net, p, timestamp, uncles.length), prevRandao: parent.hash,
+      minimumGasPrice: nextMinimumGasPrice(p.minimumGasPrice, req.minimumGasPriceTarget), uncles,
     };
     const exec = await executeBlock(this.#env, p.stateRoot, ctx, req.txs, 'build');
     const header: BlockHeader = Object.freeze({
-      parentHash: parent.hash, unclesHash: EMPTY_UNCLES_HASH, coinbase: req.coinbase, stateRoot: exec.stateRoot,
+      parentHash: parent.hash, unclesHash: unclesHashOf(uncles), coinbase: req.coinbase, stateRoot: exec.stateRoot,
       transactionsRoot: exec.transactionsRoot, receiptsRoot: exec.receiptsRoot, logsBloom: exec.logsBloom,
       difficulty: ctx.difficulty, number: ctx.number, gasLimit: ctx.gasLimit, gasUsed: exec.gasUsed, timestamp,
       extraData: req.extraData ?? EMPTY, paidFees: exec.paidFees, minimumGasPrice: ctx.minimumGasPrice,
-      uncleCount: 0, ummRoot: EMPTY, ...NO_SEAL,
+      uncleCount: uncles.length, ummRoot: EMPTY, ...NO_SEAL,
     });
     this.#executions.set(bytesToHex(mergedMiningBaseHash(header)), exec);
     return Object.freeze({
-      header, txs: exec.txs, hashForMergedMining: await this.hashForMergedMining(header),
+      header, txs: exec.txs, uncles, hashForMergedMining: await this.hashForMergedMining(header),
       target: targetFromDifficulty(header.difficulty), rejected: exec.rejected,
     });
   }
@@ -211,9 +223,10 @@ export class ChainWriter {
     if (gasProblem) fail(gasProblem);
     const priceProblem = minimumGasPriceProblem(parent.minimumGasPrice, h.minimumGasPrice);
     if (priceProblem) fail(priceProblem);
-    if (block.uncles.length > 0 || h.uncleCount !== 0 || !equalsBytes(h.unclesHash, EMPTY_UNCLES_HASH)) {
-      fail('uncles are not accepted yet');
-    }
+    if (h.uncleCount !== block.uncles.length) fail(`uncle count ${h.uncleCount} does not match the ${block.uncles.length} uncles`);
+    if (!equalsBytes(h.unclesHash, unclesHashOf(block.uncles))) fail('uncles hash mismatch');
+    const uncleProblem = await this.unclesProblem(h.parentHash, h.number, block.uncles);
+    if (uncleProblem) fail(uncleProblem);
     const expectedDifficulty = nextDifficulty(net, parent, h.timestamp, h.uncleCount);
     if (h.difficulty !== expectedDifficulty) fail(`difficulty ${h.difficulty} should be ${expectedDifficulty}`);
     const proof = verifyMergedMiningProof({
@@ -227,7 +240,7 @@ export class ChainWriter {
     const cached = this.#executions.get(key);
     const exec = cached ?? await executeBlock(this.#env, parent.stateRoot, {
       number: h.number, timestamp: h.timestamp, coinbase: h.coinbase, gasLimit: h.gasLimit, difficulty: h.difficulty,
-      prevRandao: h.parentHash, minimumGasPrice: h.minimumGasPrice,
+      prevRandao: h.parentHash, minimumGasPrice: h.minimumGasPrice, uncles: block.uncles,
     }, block.txs, 'verify');
     const checks: [boolean, string][] = [
       [exec.txs.length === block.txs.length, 'not every transaction executed'],
@@ -239,6 +252,48 @@ export class ChainWriter {
     ];
     for (const [ok, msg] of checks) if (!ok) fail(msg);
     return exec;
+  }
+
+  /**
+   * Why these uncles may not be included in a block at `number` on `parentHash`, or undefined
+   * (node-behaviour.md §10): at most 10, no duplicates, within 7 generations, not an ancestor,
+   * not already included by an ancestor, parent on the block's own chain, valid header and proof.
+   */
+  async unclesProblem(parentHash: Uint8Array, number: bigint, uncles: readonly BlockHeader[]): Promise<string | undefined> {
+    if (uncles.length === 0) return undefined;
+    if (uncles.length > MAX_UNCLES) return `a block may include at most ${MAX_UNCLES} uncles`;
+    const ancestors = new Set<string>();
+    const included = new Set<string>();
+    let cursor: Uint8Array = parentHash;
+    for (let i = 0n; i < UNCLE_GENERATION_LIMIT; i++) {
+      const ancestor = await this.reader.getBlock(cursor);
+      if (!ancestor) break;
+      ancestors.add(bytesToHex(ancestor.hash));
+      for (const u of ancestor.uncles) included.add(bytesToHex(headerHash(u)));
+      if (ancestor.header.number === 0n) break;
+      cursor = ancestor.header.parentHash;
+    }
+    const seen = new Set<string>();
+    for (const u of uncles) {
+      const hash = bytesToHex(headerHash(u));
+      const which = `uncle ${hash}`;
+      if (seen.has(hash)) return `${which} is included twice`;
+      seen.add(hash);
+      if (u.number >= number || u.number + UNCLE_GENERATION_LIMIT <= number) return `${which} at height ${u.number} is outside the ${UNCLE_GENERATION_LIMIT}-generation window`;
+      if (ancestors.has(hash)) return `${which} is an ancestor`;
+      if (included.has(hash)) return `${which} was already included`;
+      if (!ancestors.has(bytesToHex(u.parentHash))) return `${which} does not descend from this block's chain`;
+      const parent = await this.reader.getHeader(u.parentHash);
+      if (!parent || u.number !== parent.number + 1n) return `${which} does not follow its parent`;
+      const gasProblem = gasLimitProblem(parent.gasLimit, u.gasLimit);
+      if (gasProblem) return `${which}: ${gasProblem}`;
+      const proof = verifyMergedMiningProof({
+        header: u.parentChainHeader, coinbase: u.parentChainCoinbase, proof: u.parentChainMerkleProof,
+        hashForMergedMining: await this.hashForMergedMining(u), difficulty: u.difficulty,
+      });
+      if (!proof.ok) return `${which} merged-mining proof: ${proof.reason}`;
+    }
+    return undefined;
   }
 
   /** Walks both chains back to their common ancestor. */

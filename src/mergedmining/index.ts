@@ -52,6 +52,10 @@ export {
   forkDetectionData,
   type ForkDetectionInput,
 } from './forkDetection.js';
+export {
+  parentBlockBytes, parentBlockTemplate, solutionFromParentBlock, solutionFromPartialMerkle, solutionFromTransactions,
+  type ParentBlockTemplate, type ParentSolution,
+} from './submission.js';
 export { verifyMergedMiningProof, type MergedMiningProof, type MergedMiningVerdict } from './proof.js';
 export {
   buildMergedMiningSeal,

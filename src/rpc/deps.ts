@@ -13,4 +13,6 @@ export interface RpcDeps {
   /** Private keys the node holds unlocked, by lowercase 0x address (regtest development accounts). */
   readonly accounts: ReadonlyMap<string, Uint8Array>;
   readonly clientVersion: string;
+  /** The address mined blocks pay their fees to. */
+  readonly coinbase: Uint8Array;
 }

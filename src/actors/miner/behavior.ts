@@ -1,21 +1,25 @@
 /**
- * Miner: builds templates from the pool on the head, keeps the last 20 by hashForMergedMining,
- * and turns solutions into sealed blocks for the chain. The built-in client seals with
- * src/mergedmining and submits through the very same `submit` an external miner reaches via mnr_*.
+ * Miner: builds templates from the pool on the head (with eligible sibling blocks as uncles),
+ * keeps the last 20 by hashForMergedMining, and turns solutions into sealed blocks for the chain.
+ * The built-in client mines a parent block and submits it through `submit`, exactly as
+ * mnr_submitBitcoinBlock does for an external miner.
  */
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesToHex, setLengthRight } from '@ethereumjs/util';
 import type { Hex } from '../../chain/bytes.ts';
 import { makeBlock } from '../../chain/block.ts';
+import { headerHash, type BlockHeader } from '../../chain/header.ts';
 import type { ChainReader } from '../../chain/reader.ts';
 import type { Template } from '../../chain/writer.ts';
 import { NodeError } from '../../errors.ts';
 import {
-  buildMergedMiningSeal, compressCoinbase, findTaggedHash, meetsTarget, parentHeaderHash, reverseBytes, targetToHex,
+  compressCoinbase, findTaggedHash, meetsTarget, parentBlockBytes, parentBlockTemplate, parentHeaderHash, reverseBytes,
+  serializeParentHeader, sha256Midstate, solutionFromParentBlock, solveParentHeader, targetToHex, verifyMergedMiningProof,
+  type ParentBlockTemplate, type ParentSolution,
 } from '../../mergedmining/index.ts';
 import type { ActorRef, Behavior } from '../kernel/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import type { TxPoolProtocol } from '../txpool/index.ts';
-import type { MinerProtocol, MiningMode, Solution, SubmitResult, Work } from './protocol.ts';
+import type { MinerProtocol, MiningMode, MiningStatus, SubmitResult, Work } from './protocol.ts';
 
 export interface MinerOptions {
   mode: MiningMode;
@@ -26,20 +30,40 @@ export interface MinerOptions {
   minGasPriceTarget: bigint;
 }
 
-/** Templates kept for late solutions (merged-mining.md §1). */
+/** Templates kept for late solutions (merged-mining.md §1); eth_getWork work likewise. */
 export const TEMPLATES_KEPT = 20;
+/** Sibling blocks remembered as uncle candidates. */
+const SIBLINGS_KEPT = 32;
+const HOUR_MS = 3_600_000;
+/** An external miner's hash-rate report counts for this long. */
+const REPORT_TTL_MS = 60_000;
+
+interface EthWork { readonly template: ParentBlockTemplate; readonly target: bigint }
 
 interface MinerState {
-  /** Insertion-ordered: oldest first. */
+  /** Insertion-ordered maps: oldest first. */
   readonly templates: Map<Hex, Template>;
+  readonly ethWork: Map<Hex, EthWork>;
+  readonly siblings: Map<Hex, BlockHeader>;
+  readonly reports: Map<Hex, { hashesPerSecond: bigint; atMs: number }>;
+  /** Hashes the built-in client computed, for eth_hashrate. */
+  readonly hashLog: { atMs: number; hashes: number }[];
   current: Template | undefined;
   /** Transactions arrived since `current` was built. */
   stale: boolean;
   /** The current work was already handed out once (mnr_getWork `notify`). */
   notified: boolean;
   autoScheduled: boolean;
+  extraNonce: number;
   timer: NodeJS.Timeout | undefined;
 }
+
+const remember = <V>(map: Map<Hex, V>, key: Hex, value: V, limit: number) => {
+  map.set(key, value);
+  while (map.size > limit) map.delete(map.keys().next().value as Hex);
+};
+
+const rejected = (message: string) => new NodeError('MM_SUBMIT_REJECTED', message);
 
 export function minerBehavior(
   opts: MinerOptions,
@@ -52,55 +76,66 @@ export function minerBehavior(
     const txs = await txpool.ask('pool.executable', { maxGas: head.header.gasLimit });
     const template = await chain.ask('block.build', {
       coinbase: opts.coinbase, txs, timestamp: BigInt(Math.floor(Date.now() / 1000)), minimumGasPriceTarget: opts.minGasPriceTarget,
+      uncleCandidates: [...s.siblings.values()].reverse(),
     }, 30_000);
     const dropped = template.rejected.filter((r) => !r.reason.includes('does not fit'));
     if (dropped.length) {
       txpool.tell({ type: 'tx.dropped', hashes: dropped.map((r) => bytesToHex(r.tx.hash()) as Hex), reason: 'invalid at inclusion' });
     }
-    const key = bytesToHex(template.hashForMergedMining) as Hex;
-    s.templates.set(key, template);
-    while (s.templates.size > TEMPLATES_KEPT) s.templates.delete(s.templates.keys().next().value as Hex);
-    const parentChanged = s.current === undefined || bytesToHex(s.current.header.parentHash) !== bytesToHex(template.header.parentHash);
-    if (parentChanged) s.notified = false;
+    remember(s.templates, bytesToHex(template.hashForMergedMining) as Hex, template, TEMPLATES_KEPT);
+    if (s.current === undefined || bytesToHex(s.current.header.parentHash) !== bytesToHex(template.header.parentHash)) s.notified = false;
     s.current = template;
     s.stale = false;
     return template;
   }
 
-  /** Seals a template with a solution and hands the block to the chain. */
-  async function submit(s: MinerState, solution: Solution): Promise<SubmitResult> {
+  /** The current template, rebuilt when the head moved or transactions arrived since. */
+  async function currentTemplate(s: MinerState): Promise<Template> {
+    const t = s.current;
+    if (t && !s.stale && bytesToHex(t.header.parentHash) === bytesToHex(reader.head().hash)) return t;
+    return build(s);
+  }
+
+  /** Seals the template a solution commits to and hands the block to the chain (merged-mining.md §1 step 5). */
+  async function submit(s: MinerState, solution: ParentSolution): Promise<SubmitResult> {
     let compressed: Uint8Array;
     let tagged: Uint8Array;
     try {
       compressed = compressCoinbase(solution.coinbase);
       tagged = findTaggedHash(compressed);
     } catch (err) {
-      throw new NodeError('MM_SUBMIT_REJECTED', `Cannot publish block, ${(err as Error).message}`);
+      throw rejected(`Cannot publish block, ${(err as Error).message}`);
     }
     const key = bytesToHex(tagged) as Hex;
     const template = s.templates.get(key);
-    if (!template) throw new NodeError('MM_SUBMIT_REJECTED', `Cannot publish block, could not find hash ${key} in the cache`);
-    if (solution.parentHeader.length !== 80) {
-      throw new NodeError('MM_SUBMIT_REJECTED', `Invalid block supplied by miner: parent-chain header must be 80 bytes, got ${solution.parentHeader.length}`);
-    }
-    if (!meetsTarget(solution.parentHeader, template.target)) {
-      const hash = bytesToHex(reverseBytes(parentHeaderHash(solution.parentHeader)));
-      throw new NodeError('MM_SUBMIT_REJECTED', `Invalid block supplied by miner: parent-chain header hash ${hash} is above the target ${targetToHex(template.target)} at height ${template.header.number}`);
+    if (!template) throw rejected(`Cannot publish block, could not find hash ${key} in the cache`);
+    const where = `at height ${template.header.number}`;
+    if (solution.header.length !== 80) throw rejected(`Invalid block supplied by miner: parent-chain header must be 80 bytes ${where}`);
+    const proof = verifyMergedMiningProof({
+      header: solution.header, coinbase: compressed, proof: solution.proof, hashForMergedMining: template.hashForMergedMining,
+      difficulty: template.header.difficulty,
+    });
+    if (!proof.ok) {
+      const powHash = bytesToHex(reverseBytes(parentHeaderHash(solution.header)));
+      throw rejected(`Invalid block supplied by miner: ${proof.reason} (parent-chain header ${powHash}, merged-mining hash ${key}) ${where}`);
     }
     const header = Object.freeze({
-      ...template.header, parentChainHeader: solution.parentHeader, parentChainCoinbase: compressed, parentChainMerkleProof: solution.proof,
+      ...template.header, parentChainHeader: solution.header, parentChainCoinbase: compressed, parentChainMerkleProof: solution.proof,
     });
-    const block = makeBlock(header, template.txs);
+    const block = makeBlock(header, template.txs, template.uncles);
     const outcome = await chain.ask('block.import', { block }, 30_000);
     if (outcome.result === 'INVALID_BLOCK') console.error(`[miner] block ${header.number} rejected: ${outcome.reason}`);
+    for (const u of template.uncles) if (outcome.result === 'IMPORTED_BEST') s.siblings.delete(bytesToHex(headerHash(u)) as Hex);
     return { result: outcome.result, blockHash: bytesToHex(block.hash) as Hex, number: header.number };
   }
 
-  /** The built-in client: seal the template at once (regtest targets are easy) and submit it. */
+  /** The built-in client: mine a one-transaction parent block and submit it like an external miner would. */
   async function mineTemplate(s: MinerState, template: Template): Promise<SubmitResult> {
-    const seal = buildMergedMiningSeal(template.hashForMergedMining, template.header.difficulty, { time: Number(template.header.timestamp) });
-    if (!seal) throw new NodeError('UNAVAILABLE', 'the built-in miner could not solve the work');
-    return submit(s, { parentHeader: seal.header, coinbase: seal.fullCoinbase, proof: seal.proof });
+    const parent = parentBlockTemplate(template.hashForMergedMining, Number(template.header.timestamp), s.extraNonce++);
+    const solved = solveParentHeader(parent.header, template.target, 1 << 24);
+    if (!solved) throw new NodeError('UNAVAILABLE', `the built-in miner found no solution at difficulty ${template.header.difficulty}`);
+    s.hashLog.push({ atMs: Date.now(), hashes: solved.nonce + 1 });
+    return submit(s, solutionFromParentBlock(parentBlockBytes(parent, solved.nonce)));
   }
 
   function scheduleAuto(s: MinerState) {
@@ -111,9 +146,23 @@ export function minerBehavior(
     });
   }
 
+  function status(s: MinerState): MiningStatus {
+    const now = Date.now();
+    while (s.hashLog.length && now - s.hashLog[0]!.atMs > HOUR_MS) s.hashLog.shift();
+    for (const [id, r] of s.reports) if (now - r.atMs > REPORT_TTL_MS) s.reports.delete(id);
+    const builtin = BigInt(s.hashLog.reduce((sum, e) => sum + e.hashes, 0)) / 3600n;
+    const external = [...s.reports.values()].reduce((sum, r) => sum + r.hashesPerSecond, 0n);
+    return { mode: opts.mode, mining: opts.mode !== 'off' || s.reports.size > 0, hashrate: builtin + external };
+  }
+
+  const hex32 = (b: Uint8Array) => bytesToHex(setLengthRight(b, 32)) as Hex;
+
   return {
     init() {
-      const s: MinerState = { templates: new Map(), current: undefined, stale: true, notified: false, autoScheduled: false, timer: undefined };
+      const s: MinerState = {
+        templates: new Map(), ethWork: new Map(), siblings: new Map(), reports: new Map(), hashLog: [], current: undefined,
+        stale: true, notified: false, autoScheduled: false, extraNonce: 0, timer: undefined,
+      };
       if (opts.mode === 'interval') {
         s.timer = setInterval(() => { try { deps.self().tell({ type: 'mine.tick' }); } catch { /* busy: skip a tick */ } }, opts.blockTimeMs);
       }
@@ -129,6 +178,10 @@ export function minerBehavior(
           s.stale = true;
           if (opts.mode === 'auto') scheduleAuto(s);
           break;
+        case 'chain.siblingImported':
+          remember(s.siblings, bytesToHex(headerHash(msg.header)) as Hex, msg.header, SIBLINGS_KEPT);
+          s.stale = true;
+          break;
         case 'mine.auto': {
           s.autoScheduled = false;
           const template = await build(s);
@@ -143,9 +196,7 @@ export function minerBehavior(
     },
     onAsk: {
       'work.get': async (s) => {
-        const head = reader.head();
-        let template = s.current;
-        if (!template || s.stale || bytesToHex(template.header.parentHash) !== bytesToHex(head.hash)) template = await build(s);
+        const template = await currentTemplate(s);
         const work: Work = {
           blockHashForMergedMining: bytesToHex(template.hashForMergedMining) as Hex,
           target: targetToHex(template.target) as Hex,
@@ -157,8 +208,33 @@ export function minerBehavior(
         return [s, work];
       },
       'work.submit': async (s, solution) => [s, await submit(s, solution)],
+      'work.ethGet': async (s) => {
+        const template = await currentTemplate(s);
+        const parent = parentBlockTemplate(template.hashForMergedMining, Math.floor(Date.now() / 1000), s.extraNonce++);
+        const header = serializeParentHeader(parent.header);
+        const midstate = bytesToHex(sha256Midstate(header.subarray(0, 64))) as Hex;
+        remember(s.ethWork, midstate, { template: parent, target: template.target }, TEMPLATES_KEPT);
+        return [s, [midstate, hex32(header.subarray(64, 76)), targetToHex(template.target) as Hex]];
+      },
+      'work.ethSubmit': async (s, { nonce, powHash }) => {
+        const work = s.ethWork.get(powHash);
+        if (!work || nonce >= 2n ** 32n) return [s, false];
+        const header = serializeParentHeader({ ...work.template.header, nonce: Number(nonce) });
+        if (!meetsTarget(header, work.target)) return [s, false];
+        try {
+          const outcome = await submit(s, solutionFromParentBlock(parentBlockBytes(work.template, Number(nonce))));
+          return [s, outcome.result === 'IMPORTED_BEST' || outcome.result === 'IMPORTED_NOT_BEST'];
+        } catch (err) {
+          if (err instanceof NodeError && err.kind === 'MM_SUBMIT_REJECTED') return [s, false]; // stale work
+          throw err;
+        }
+      },
+      'hashrate.report': (s, { id, hashesPerSecond }) => {
+        s.reports.set(id, { hashesPerSecond, atMs: Date.now() });
+        return [s, true];
+      },
       'mine.now': async (s) => [s, await mineTemplate(s, await build(s))],
-      'mining.status': (s) => [s, { mode: opts.mode, mining: opts.mode !== 'off' }],
+      'mining.status': (s) => [s, status(s)],
     },
     onStop(s) {
       if (s.timer) clearInterval(s.timer);

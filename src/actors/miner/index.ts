@@ -5,7 +5,7 @@ import type { TxPoolProtocol } from '../txpool/index.ts';
 import { minerBehavior, type MinerOptions } from './behavior.ts';
 import type { MinerProtocol } from './protocol.ts';
 
-export type { MinerProtocol, MiningMode, Solution, SubmitResult, Work } from './protocol.ts';
+export type { MinerProtocol, MiningMode, MiningStatus, SubmitResult, Work } from './protocol.ts';
 export type { MinerOptions } from './behavior.ts';
 
 /** Templates are a cache: after a failure the miner restarts empty and rebuilds work on demand. */

@@ -1,10 +1,13 @@
 /**
  * The miner owns the block templates waiting for a merged-mining seal (the last 20, keyed by
- * hashForMergedMining, merged-mining.md §1) and the built-in mining client. Every solution, from
- * the built-in client or from an external miner through mnr_*, goes through 'work.submit'.
+ * hashForMergedMining, merged-mining.md §1), the sibling blocks it may include as uncles, the
+ * hash-rate reports, and the built-in mining client. Every solution, from the built-in client or
+ * from an external miner through mnr_* or eth_submitWork, goes through the same `submit`.
  */
 import type { Hex } from '../../chain/bytes.ts';
+import type { BlockHeader } from '../../chain/header.ts';
 import type { HeadChange, ImportResult } from '../../chain/writer.ts';
+import type { ParentSolution } from '../../mergedmining/index.ts';
 
 export type MiningMode = 'auto' | 'interval' | 'off';
 
@@ -17,32 +20,37 @@ export interface Work {
   readonly parentBlockHash: Hex;
 }
 
-export interface Solution {
-  /** 80-byte parent-chain header. */
-  readonly parentHeader: Uint8Array;
-  /** The full (uncompressed, non-witness) parent-chain coinbase transaction. */
-  readonly coinbase: Uint8Array;
-  /** RSKIP92 Merkle proof of the coinbase: sibling hashes in display order. */
-  readonly proof: Uint8Array;
-}
-
 export interface SubmitResult {
   readonly result: ImportResult;
   readonly blockHash: Hex;
   readonly number: bigint;
 }
 
+export interface MiningStatus {
+  readonly mode: MiningMode;
+  /** The built-in client runs, or an external miner reported its hash rate in the last minute. */
+  readonly mining: boolean;
+  /** Hashes per second: the built-in client's over the last hour plus external miners' reports. */
+  readonly hashrate: bigint;
+}
+
 export type MinerProtocol = {
   tell:
     | { type: 'pool.txAdded'; pending: boolean }
     | ({ type: 'chain.headChanged' } & HeadChange)
+    | { type: 'chain.siblingImported'; header: BlockHeader }
     | { type: 'mine.auto' }
     | { type: 'mine.tick' };
   ask: {
     'work.get': { req: {}; res: Work };
-    'work.submit': { req: Solution; res: SubmitResult };
+    'work.submit': { req: ParentSolution; res: SubmitResult };
+    /** eth_getWork: [SHA-256 midstate of the parent header's first 64 bytes, its last 12 bytes (zero-padded), target]. */
+    'work.ethGet': { req: {}; res: [Hex, Hex, Hex] };
+    /** eth_submitWork: the nonce completes the parent header of the work named by its midstate. */
+    'work.ethSubmit': { req: { nonce: bigint; powHash: Hex }; res: boolean };
+    'hashrate.report': { req: { id: Hex; hashesPerSecond: bigint }; res: boolean };
     /** Builds a block from the pool now and seals it with the built-in client. */
     'mine.now': { req: {}; res: SubmitResult };
-    'mining.status': { req: {}; res: { mode: MiningMode; mining: boolean } };
+    'mining.status': { req: {}; res: MiningStatus };
   };
 };

@@ -2,6 +2,7 @@
 import type { RpcDeps } from '../deps.ts';
 import type { Methods } from '../method.ts';
 import { ethModule } from './eth/index.ts';
+import { mnrModule } from './mnr.ts';
 import { netModule } from './net.ts';
 import { web3Module } from './web3.ts';
 
@@ -9,4 +10,5 @@ export const buildMethods = (deps: RpcDeps): Methods => ({
   ...web3Module(deps),
   ...netModule(deps),
   ...ethModule(deps),
+  ...mnrModule(deps),
 });

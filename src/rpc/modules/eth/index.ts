@@ -1,6 +1,7 @@
 import type { RpcDeps } from '../../deps.ts';
 import { ethBlockMethods } from './blocks.ts';
 import { ethCallMethods } from './calls.ts';
+import { ethMiningMethods } from './mining.ts';
 import { ethNodeMethods } from './node.ts';
 import { ethStateMethods } from './state.ts';
 
@@ -9,4 +10,5 @@ export const ethModule = (deps: RpcDeps) => ({
   ...ethStateMethods(deps),
   ...ethBlockMethods(deps),
   ...ethCallMethods(deps),
+  ...ethMiningMethods(deps),
 });

@@ -10,9 +10,7 @@ export const ethNodeMethods = (deps: RpcDeps) => ({
   eth_chainId: method([], () => `0x${deps.reader.network.chainId.toString(16).padStart(2, '0')}`),
   eth_protocolVersion: method([], () => PROTOCOL_VERSION),
   eth_syncing: method([], () => false),
-  eth_coinbase: method([], () => hex(deps.reader.network.defaultCoinbase)),
-  eth_mining: method([], async () => (await deps.miner.ask('mining.status', {})).mining),
-  eth_hashrate: method([], () => '0x0'),
+  eth_coinbase: method([], () => hex(deps.coinbase)),
   /** Head's minimum gas price × 1.1, as the reference computes it. */
   eth_gasPrice: method([], () => quantity((deps.reader.head().header.minimumGasPrice * 11n) / 10n)),
   eth_accounts: method([], () => [...deps.accounts.keys()]),
