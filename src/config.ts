@@ -25,6 +25,8 @@ export const USAGE = `Usage: npm start -- [options]
   --rpc-port <port>                    JSON-RPC port (default 4444; 0 picks a free one)
   --block-time <ms>                    mine a block every <ms> instead of on each transaction
   --no-mining                          do not mine (external miners can still submit work)
+  --miner <builtin|external>           builtin (default) seals blocks itself; external leaves it to
+                                       miners using mnr_* or eth_getWork (same as --no-mining)
   --coinbase <address>                 address paid the block fees
   --min-gas-price <wei>                minimum gas price blocks move toward (default 0)
   --quiet                              do not print the development accounts
@@ -40,6 +42,7 @@ export function parseConfig(argv: string[]): NodeConfig {
       'rpc-port': { type: 'string', default: '4444' },
       'block-time': { type: 'string' },
       'no-mining': { type: 'boolean', default: false },
+      miner: { type: 'string', default: 'builtin' },
       coinbase: { type: 'string' },
       'min-gas-price': { type: 'string', default: '0' },
       quiet: { type: 'boolean', default: false },
@@ -57,6 +60,7 @@ export function parseConfig(argv: string[]): NodeConfig {
     blockTimeMs = Number(values['block-time']);
     if (!Number.isInteger(blockTimeMs) || blockTimeMs < 10) throw new ConfigError('--block-time must be a whole number of milliseconds, at least 10');
   }
+  if (values.miner !== 'builtin' && values.miner !== 'external') throw new ConfigError(`--miner must be builtin or external, not ${values.miner}`);
   if (values.coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(values.coinbase)) throw new ConfigError('--coinbase must be a 20-byte hex address');
   if (!/^\d+$/.test(values['min-gas-price']!)) throw new ConfigError('--min-gas-price must be a whole number of wei');
   return {
@@ -64,7 +68,7 @@ export function parseConfig(argv: string[]): NodeConfig {
     dataDir: values['data-dir'] ?? `./data/${network}`,
     rpcHost: values['rpc-host']!,
     rpcPort,
-    mining: values['no-mining'] ? 'off' : blockTimeMs > 0 ? 'interval' : 'auto',
+    mining: values['no-mining'] || values.miner === 'external' ? 'off' : blockTimeMs > 0 ? 'interval' : 'auto',
     blockTimeMs,
     coinbase: values.coinbase ? fromHex(values.coinbase) : NETWORKS[network].defaultCoinbase,
     minGasPrice: BigInt(values['min-gas-price']!),

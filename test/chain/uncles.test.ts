@@ -1,0 +1,93 @@
+/** Uncles: siblings are included within the rules, rewarded from the including block's fees, and counted in total difficulty. */
+import { createLegacyTx } from '@ethereumjs/tx';
+import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { rmSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { makeBlock, type Block } from '../../src/chain/block.ts';
+import { createChainCommon, uncleShares } from '../../src/chain/execution.ts';
+import { unclesHashOf, type BlockHeader } from '../../src/chain/header.ts';
+import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/networks.ts';
+import { ChainReader } from '../../src/chain/reader.ts';
+import { ChainStore } from '../../src/chain/store.ts';
+import { ChainWriter, type Template } from '../../src/chain/writer.ts';
+import { buildMergedMiningSeal } from '../../src/mergedmining/index.ts';
+import { tempDir } from '../helpers/node.ts';
+
+const Uncles = suite('uncles');
+const dir = tempDir();
+const common = createChainCommon(NETWORKS.regtest);
+const reader = new ChainReader(new ChainStore(dir), common, NETWORKS.regtest);
+const writer = new ChainWriter(reader);
+const X = hexToBytes('0x1000000000000000000000000000000000000001');
+const Y = hexToBytes('0x2000000000000000000000000000000000000002');
+const GAS_PRICE = 1_000_000_000n;
+
+Uncles.after(async () => { await reader.store.close(); rmSync(dir, { recursive: true, force: true }); });
+
+const sealed = (t: Template): Block => {
+  const s = buildMergedMiningSeal(t.hashForMergedMining, t.header.difficulty, {});
+  return makeBlock({ ...t.header, parentChainHeader: s.header, parentChainCoinbase: s.coinbase, parentChainMerkleProof: s.proof }, t.txs, t.uncles);
+};
+let nonce = 0n;
+const pricedTransfer = () => createLegacyTx({ nonce: nonce++, to: hexToBytes('0x09a1eda29f664ac8f68106f6567276df0c65d859'), value: 1n, gasLimit: 21_000n, gasPrice: GAS_PRICE }, { common })
+  .sign(DEV_ACCOUNTS[0]!.privateKey);
+const build = (coinbase: Uint8Array, opts: { txs?: ReturnType<typeof pricedTransfer>[]; uncleCandidates?: BlockHeader[] } = {}) =>
+  writer.build({ coinbase, txs: opts.txs ?? [], timestamp: BigInt(Math.floor(Date.now() / 1000)), minimumGasPriceTarget: 0n, uncleCandidates: opts.uncleCandidates });
+const balance = async (a: Uint8Array) => (await reader.stateAt(reader.head().header.stateRoot).getAccount(new Address(a)))?.balance ?? 0n;
+
+let sibling: Block;
+
+Uncles('a sibling of the head is included as an uncle and shares the fees', async () => {
+  await reader.store.open();
+  await writer.init();
+  const main = sealed(await build(X));
+  const side = sealed(await build(Y)); // same parent, other miner
+  sibling = side;
+  assert.is((await writer.import(main)).result, 'IMPORTED_BEST');
+  assert.is((await writer.import(side)).result, 'IMPORTED_NOT_BEST');
+
+  const t = await build(X, { txs: [pricedTransfer()], uncleCandidates: [side.header] });
+  assert.is(t.uncles.length, 1);
+  assert.is(t.header.uncleCount, 1);
+  const including = sealed(t);
+  const outcome = await writer.import(including);
+  assert.is(outcome.result, 'IMPORTED_BEST');
+  const fees = 21_000n * GAS_PRICE;
+  assert.is(including.header.paidFees, fees);
+  const { payments, taken } = uncleShares(fees, including.header.number, [{ coinbase: Y, number: side.header.number }]);
+  assert.is(payments[0], (fees - fees / 10n) / 2n, 'an uncle one block back gets a full share');
+  assert.is(await balance(Y), payments[0]);
+  assert.is(await balance(X), fees - taken);
+  const td = await reader.totalDifficulty(including.hash);
+  assert.is(td, 1n + 1n + 1n + 1n, 'genesis + main + including + the uncle');
+});
+
+Uncles('a late uncle loses 5 % per block of delay', () => {
+  const { payments } = uncleShares(1000n, 10n, [{ coinbase: Y, number: 7n }]);
+  const share = (1000n - 100n) / 2n;
+  assert.is(payments[0], (share * 90n) / 100n); // included two blocks late
+});
+
+Uncles('ineligible uncles are refused at import and skipped when building', async () => {
+  // already included
+  const t = await build(X, { uncleCandidates: [sibling.header] });
+  assert.is(t.uncles.length, 0, 'the miner does not include an uncle twice');
+  const forced = { ...t.header, uncleCount: 1, unclesHash: unclesHashOf([sibling.header]) };
+  const again = await writer.hashForMergedMining(forced);
+  const s = buildMergedMiningSeal(again, forced.difficulty, {});
+  const block = makeBlock({ ...forced, parentChainHeader: s.header, parentChainCoinbase: s.coinbase, parentChainMerkleProof: s.proof }, [], [sibling.header]);
+  const r = await writer.import(block);
+  assert.is(r.result, 'INVALID_BLOCK');
+  assert.match(r.reason!, /already included/);
+  // an ancestor is not an uncle
+  const parent = (await reader.getHeader(reader.head().header.parentHash))!;
+  const r2 = await writer.unclesProblem(reader.head().hash, reader.head().number + 1n, [parent]);
+  assert.match(r2!, /ancestor/);
+  // an unsealed header has no valid proof
+  const unsealed = { ...sibling.header, parentChainHeader: new Uint8Array(80) };
+  assert.ok(await writer.unclesProblem(reader.head().hash, reader.head().number + 1n, [unsealed]));
+  assert.is(bytesToHex(reader.head().hash), bytesToHex(reader.head().hash));
+});
+
+Uncles.run();
