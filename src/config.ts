@@ -1,8 +1,11 @@
 /** Node configuration: defaults, command-line flags, validation. */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fromHex } from './chain/bytes.ts';
 import { NETWORKS, type NetworkName } from './chain/networks.ts';
 import type { MiningMode } from './actors/miner/index.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from './rpc/hosted.ts';
+import { resolveSwitches, type RpcSwitches } from './rpc/switches.ts';
 
 export interface NodeConfig {
   network: NetworkName;
@@ -15,6 +18,10 @@ export interface NodeConfig {
   minGasPrice: bigint;
   /** Print the development accounts and their keys at start. */
   quiet: boolean;
+  /** RPC module and method switches; undefined: the network's defaults (src/rpc/switches.ts). */
+  rpcModules?: RpcSwitches;
+  /** Hosted mode: only `/<API_KEY>` is served, per-key rate limits, and the node holds no keys. */
+  hosted?: HostedConfig;
 }
 
 export const USAGE = `Usage: npm start -- [options]
@@ -30,6 +37,15 @@ export const USAGE = `Usage: npm start -- [options]
   --coinbase <address>                 address paid the block fees
   --min-gas-price <wei>                minimum gas price blocks move toward (default 0)
   --quiet                              do not print the development accounts
+  --rpc-modules <m1,m2,...>            exactly these RPC modules on (default: all on regtest; on testnet
+                                       and mainnet all but personal, evm, debug, trace, sco and mnr)
+  --rpc-enable-methods <a,b,...>       switch single methods on (only them, when their module is off)
+  --rpc-disable-methods <a,b,...>      switch single methods off
+  --rpc-config <file>                  JSON switches, applied before the three flags above:
+                                       {"modules": {"debug": {"enabled": true, "methods": {"disabled": [...]}}}}
+  --hosted                             hosted endpoint: serve only /<API_KEY>, hold no keys (needs --api-keys)
+  --api-keys <file>                    API keys for --hosted, one per line (16-128 of A-Z a-z 0-9 _ -)
+  --rate-limit <n>                     requests per minute per API key in hosted mode (default ${DEFAULT_REQUESTS_PER_MINUTE})
   --help                               this text`;
 
 export function parseConfig(argv: string[]): NodeConfig {
@@ -46,6 +62,13 @@ export function parseConfig(argv: string[]): NodeConfig {
       coinbase: { type: 'string' },
       'min-gas-price': { type: 'string', default: '0' },
       quiet: { type: 'boolean', default: false },
+      'rpc-modules': { type: 'string' },
+      'rpc-enable-methods': { type: 'string' },
+      'rpc-disable-methods': { type: 'string' },
+      'rpc-config': { type: 'string' },
+      hosted: { type: 'boolean', default: false },
+      'api-keys': { type: 'string' },
+      'rate-limit': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -63,6 +86,21 @@ export function parseConfig(argv: string[]): NodeConfig {
   if (values.miner !== 'builtin' && values.miner !== 'external') throw new ConfigError(`--miner must be builtin or external, not ${values.miner}`);
   if (values.coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(values.coinbase)) throw new ConfigError('--coinbase must be a 20-byte hex address');
   if (!/^\d+$/.test(values['min-gas-price']!)) throw new ConfigError('--min-gas-price must be a whole number of wei');
+  const list = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
+  const rpcConfig = values['rpc-config'];
+  const rpcModules = orConfigError('RPC module switches', () => resolveSwitches(network, {
+    file: rpcConfig === undefined ? undefined : orConfigError('--rpc-config', () => JSON.parse(readFileSync(rpcConfig, 'utf8'))),
+    modules: list(values['rpc-modules']), enableMethods: list(values['rpc-enable-methods']), disableMethods: list(values['rpc-disable-methods']),
+  }));
+  if (values.hosted !== (values['api-keys'] !== undefined)) throw new ConfigError('--hosted and --api-keys <file> go together');
+  if (values['rate-limit'] !== undefined && (!values.hosted || !/^[1-9]\d*$/.test(values['rate-limit']))) {
+    throw new ConfigError('--rate-limit must be a positive whole number of requests per minute, with --hosted');
+  }
+  const apiKeys = values['api-keys'];
+  const hosted = apiKeys === undefined ? undefined : {
+    apiKeys: orConfigError('--api-keys', () => loadApiKeys(apiKeys)),
+    requestsPerMinute: Number(values['rate-limit'] ?? DEFAULT_REQUESTS_PER_MINUTE),
+  };
   return {
     network,
     dataDir: values['data-dir'] ?? `./data/${network}`,
@@ -73,7 +111,18 @@ export function parseConfig(argv: string[]): NodeConfig {
     coinbase: values.coinbase ? fromHex(values.coinbase) : NETWORKS[network].defaultCoinbase,
     minGasPrice: BigInt(values['min-gas-price']!),
     quiet: values.quiet!,
+    rpcModules,
+    hosted,
   };
 }
 
 export class ConfigError extends Error {}
+
+function orConfigError<T>(what: string, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`${what}: ${(err as Error).message}`);
+  }
+}

@@ -7,7 +7,8 @@ export type ErrorKind =
   | 'EXECUTION_REVERTED' //   eth_call / eth_estimateGas hit REVERT (raw revert data in `data`)
   | 'MM_SUBMIT_REJECTED' //   a merged-mining submission refused
   | 'BLOCK_NOT_FOUND' //      a block selector names a block this node does not have
-  | 'UNAVAILABLE'; //         the node cannot serve this right now (no work yet, mining off, …)
+  | 'UNAVAILABLE' //          the node cannot serve this right now (no work yet, mining off, …)
+  | 'LIMIT_EXCEEDED'; //      a request over a size or rate limit (trace size, requests per API key)
 
 export class NodeError extends Error {
   constructor(readonly kind: ErrorKind, message: string, readonly data?: string) {

@@ -16,7 +16,10 @@ import { NETWORKS } from './chain/networks.ts';
 import { ChainReader } from './chain/reader.ts';
 import { ChainStore } from './chain/store.ts';
 import type { NodeConfig } from './config.ts';
+import { HostedGate } from './rpc/hosted.ts';
 import { buildMethods } from './rpc/modules/index.ts';
+import { defaultSwitches } from './rpc/switches.ts';
+import { BlockReplayer } from './tracing/replay.ts';
 
 export const CLIENT_VERSION = `mmnode/v0.1.0/${process.platform}-${process.arch}/node-${process.version}`;
 
@@ -74,14 +77,17 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     });
 
     const accounts = new Map<string, Uint8Array>();
-    if (network.name === 'regtest') {
+    // A hosted endpoint holds no keys (spec 1.7, 5.3), not even regtest's public development keys.
+    if (network.name === 'regtest' && !config.hosted) {
       for (const a of network.devAccounts) accounts.set(bytesToHex(a.address), a.privateKey);
       accounts.set(bytesToHex(network.defaultCoinbase), Buffer.from(REGTEST_MINER_KEY.slice(2), 'hex'));
     }
     const methods = buildMethods({
-      reader, txpool: txpool.ref, miner: miner.ref, calls: new CallExecutor(reader), accounts, clientVersion: CLIENT_VERSION, coinbase: config.coinbase,
-    });
-    const listener = await start(spawnRpcListener(methods, config.rpcHost, config.rpcPort));
+      reader, txpool: txpool.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader), accounts,
+      clientVersion: CLIENT_VERSION, coinbase: config.coinbase,
+    }, config.rpcModules ?? defaultSwitches(config.network));
+    const gate = config.hosted && new HostedGate(config.hosted);
+    const listener = await start(spawnRpcListener(methods, config.rpcHost, config.rpcPort, gate));
     const address = await listener.ref.ask('listener.address', {});
     return { rpcUrl: `http://${address.address}:${address.port}`, reader, stopped, stop };
   } catch (err) {

@@ -258,11 +258,13 @@ export function consensusReceipt(r: StoredReceipt): Uint8Array {
   return out;
 }
 
-/** Root of a trie keyed by RLP(index), as transactions and receipts tries are. */
-export async function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
+/** A trie keyed by RLP(index), as transactions and receipts tries are (in memory). */
+export async function orderedTrie(values: readonly Uint8Array[]): Promise<MerklePatriciaTrie> {
   const trie = new MerklePatriciaTrie();
   for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
-  return trie.root();
+  return trie;
 }
+
+export const orderedTrieRoot = async (values: readonly Uint8Array[]): Promise<Uint8Array> => (await orderedTrie(values)).root();
 
 export const addressOf = (bytes: Uint8Array): Address => new Address(bytes);

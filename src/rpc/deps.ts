@@ -4,12 +4,15 @@ import type { MinerProtocol } from '../actors/miner/index.ts';
 import type { TxPoolProtocol } from '../actors/txpool/index.ts';
 import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainReader } from '../chain/reader.ts';
+import type { BlockReplayer } from '../tracing/replay.ts';
 
 export interface RpcDeps {
   readonly reader: ChainReader;
   readonly txpool: ActorRef<TxPoolProtocol>;
   readonly miner: ActorRef<MinerProtocol>;
   readonly calls: CallExecutor;
+  /** Re-executes stored blocks for debug_* and trace_* traces. */
+  readonly replayer: BlockReplayer;
   /** Private keys the node holds unlocked, by lowercase 0x address (regtest development accounts). */
   readonly accounts: ReadonlyMap<string, Uint8Array>;
   readonly clientVersion: string;

@@ -16,6 +16,10 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
+/** EIP-1474 "limit exceeded". */
+export const LIMIT_EXCEEDED = -32005;
+/** The reference's answer to personal_* on a node without a wallet. */
+export const WALLET_DISABLED = -32604;
 
 const KIND_CODES: Record<ErrorKind, number> = {
   TX_REJECTED: -32010,
@@ -24,6 +28,7 @@ const KIND_CODES: Record<ErrorKind, number> = {
   MM_SUBMIT_REJECTED: -33000,
   BLOCK_NOT_FOUND: INVALID_REQUEST,
   UNAVAILABLE: INTERNAL_ERROR,
+  LIMIT_EXCEEDED: LIMIT_EXCEEDED,
 };
 
 export const invalidParams = (message: string) => new RpcError(INVALID_PARAMS, message);

@@ -1,5 +1,5 @@
 /** `method(params, handler)`: the handler's argument tuple comes from its parsers, so validation cannot be skipped. */
-import { invalidParams } from './errors.ts';
+import { invalidParams, METHOD_NOT_FOUND, RpcError } from './errors.ts';
 import type { Param } from './params.ts';
 
 export interface MethodDef {
@@ -23,3 +23,15 @@ export function method<T extends unknown[]>(params: Parsers<T>, handler: (args: 
     },
   };
 }
+
+/** A method that always fails with `error()`, whatever its params: switched off, unsupported, or needing keys the node lacks. */
+export const refusing = (error: () => Error): MethodDef => ({
+  paramCount: 0,
+  async call() {
+    throw error();
+  },
+});
+
+/** The reference's -32601 for a method that exists but is not served here, with the reason. */
+export const unavailable = (name: string, why: string): MethodDef =>
+  refusing(() => new RpcError(METHOD_NOT_FOUND, `the method ${name} does not exist/is not available: ${why}`));

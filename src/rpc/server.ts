@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Dispatcher, errorResponse } from './dispatch.ts';
 import { parseJson } from './json.ts';
 import { INVALID_REQUEST, PARSE_ERROR, RpcError } from './errors.ts';
+import type { HostedGate, Refusal } from './hosted.ts';
 
 /** Reference `max_aggregated_frame_size`. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -25,17 +26,28 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 const fail = (res: ServerResponse, status: number, code: number, message: string) => send(res, status, errorResponse(null, new RpcError(code, message)));
 
-export function createRpcServer(dispatcher: Dispatcher): Server {
-  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => void serve(dispatcher, req, res));
+function refuse(res: ServerResponse, r: Refusal): void {
+  if (r.retryAfterSec !== undefined) res.setHeader('retry-after', String(r.retryAfterSec));
+  fail(res, r.status, r.code, r.message);
+}
+
+/** `gate`: hosted mode (API key in the path, per-key rate limit); without it every path is served. */
+export function createRpcServer(dispatcher: Dispatcher, gate?: HostedGate): Server {
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => void serve(dispatcher, req, res, gate));
   server.headersTimeout = 30_000;
   return server;
 }
 
-async function serve(dispatcher: Dispatcher, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(dispatcher: Dispatcher, req: IncomingMessage, res: ServerResponse, gate?: HostedGate): Promise<void> {
   if (req.method === 'OPTIONS') { res.writeHead(204, CORS); res.end(); return; }
   if (req.method !== 'POST') return fail(res, 405, INVALID_REQUEST, `HTTP ${req.method} is not served: send JSON-RPC requests with POST`);
   const path = (req.url ?? '/').split('?')[0]!;
   if (!/^\/([A-Za-z0-9_-]+\/?)?$/.test(path)) return fail(res, 404, INVALID_REQUEST, `no JSON-RPC endpoint at ${path}: use / or /<API_KEY>`);
+  const admitted = gate?.admit(path);
+  if (admitted && 'status' in admitted) {
+    req.resume();
+    return refuse(res, admitted);
+  }
   const type = req.headers['content-type'];
   if (type !== undefined && !/^application\/json(-rpc)?\s*(;|$)/i.test(type)) {
     return fail(res, 415, INVALID_REQUEST, `unsupported content-type ${type}: send application/json`);
@@ -66,6 +78,8 @@ async function serve(dispatcher: Dispatcher, req: IncomingMessage, res: ServerRe
   } catch (err) {
     return fail(res, 400, PARSE_ERROR, `parse error: ${(err as Error).message}`);
   }
+  const refused = gate && admitted && gate.charge(admitted.key, Array.isArray(body) ? Math.max(body.length, 1) : 1);
+  if (refused) return refuse(res, refused);
   const reply = await dispatcher.handle(body);
   if (reply === undefined) { res.writeHead(204, CORS); res.end(); return; }
   send(res, 200, reply);

@@ -2,13 +2,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NETWORKS } from '../../src/chain/networks.ts';
+import { resolveSwitches } from '../../src/rpc/switches.ts';
 import { startTestNode } from '../helpers/node.ts';
 import { rpc, waitUntil } from '../helpers/rpc.ts';
 
 const Difficulty = suite('difficulty on testnet');
 
 Difficulty('fast blocks raise the difficulty by 1/400 from the minimum', async () => {
-  const node = await startTestNode({ network: 'testnet', mining: 'interval', blockTimeMs: 50, coinbase: NETWORKS.regtest.defaultCoinbase });
+  const node = await startTestNode({
+    network: 'testnet', mining: 'interval', blockTimeMs: 50, coinbase: NETWORKS.regtest.defaultCoinbase,
+    // mnr is off on testnet unless configured (README, Module switches).
+    rpcModules: resolveSwitches('testnet', { enableMethods: ['mnr_getWork'] }),
+  });
   try {
     await waitUntil(async () => Number(await rpc(node.url, 'eth_blockNumber')) >= 3, { what: 'three testnet blocks', timeoutMs: 60_000 });
     const block = (n: number) => rpc(node.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);

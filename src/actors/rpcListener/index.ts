@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Dispatcher } from '../../rpc/dispatch.ts';
 import type { Methods } from '../../rpc/method.ts';
+import type { HostedGate } from '../../rpc/hosted.ts';
 import { createRpcServer, listen } from '../../rpc/server.ts';
 import { spawn, type Actor } from '../kernel/index.ts';
 
@@ -14,10 +15,11 @@ export type RpcListenerProtocol = {
   ask: { 'listener.address': { req: {}; res: AddressInfo } };
 };
 
-export function spawnRpcListener(methods: Methods, host: string, port: number): Actor<RpcListenerProtocol> {
+/** `gate`: hosted mode, see src/rpc/hosted.ts. */
+export function spawnRpcListener(methods: Methods, host: string, port: number, gate?: HostedGate): Actor<RpcListenerProtocol> {
   return spawn<RpcListenerProtocol, { server: Server; address: AddressInfo }>('rpcListener', {
     async init() {
-      const server = createRpcServer(new Dispatcher(methods));
+      const server = createRpcServer(new Dispatcher(methods), gate);
       return { server, address: await listen(server, host, port) };
     },
     onTell: (s) => s,

@@ -1,14 +1,30 @@
-/** The method table: one module per namespace. */
+/** The method table: one module per namespace, switched on and off by configuration. */
 import type { RpcDeps } from '../deps.ts';
 import type { Methods } from '../method.ts';
+import { applySwitches, enabledModules, type RpcSwitches } from '../switches.ts';
+import { chainModule } from './chain.ts';
+import { debugModule } from './debug.ts';
 import { ethModule } from './eth/index.ts';
 import { mnrModule } from './mnr.ts';
 import { netModule } from './net.ts';
+import { rpcModule } from './rpc.ts';
+import { traceModule } from './trace.ts';
+import { unsupportedMethods } from './unsupported.ts';
+import { walletDisabledMethods } from './walletDisabled.ts';
 import { web3Module } from './web3.ts';
 
-export const buildMethods = (deps: RpcDeps): Methods => ({
-  ...web3Module(deps),
-  ...netModule(deps),
-  ...ethModule(deps),
-  ...mnrModule(deps),
-});
+export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
+  const served: Methods = {
+    ...web3Module(deps),
+    ...netModule(deps),
+    ...ethModule(deps),
+    ...(deps.accounts.size ? {} : walletDisabledMethods()),
+    ...mnrModule(deps),
+    ...debugModule(deps),
+    ...traceModule(deps),
+    ...chainModule(deps),
+  };
+  const withRpc = { ...served, ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
+  // Unsupported groups are not switchable: whatever the configuration, they say why they are not served.
+  return { ...applySwitches(withRpc, switches), ...unsupportedMethods() };
+}

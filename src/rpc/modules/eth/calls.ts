@@ -7,6 +7,7 @@ import { hex, keccak256, uintBytes } from '../../../chain/bytes.ts';
 import type { CallResult } from '../../../chain/calls.ts';
 import { CALL_GAS_CAP } from '../../../chain/calls.ts';
 import { decodeTx, TxDecodeError } from '../../../chain/execution.ts';
+import { revertReason } from '../../../chain/revertReason.ts';
 import { NodeError, txRejected } from '../../../errors.ts';
 import { requireBlock } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
@@ -19,19 +20,11 @@ const MAX_RAW_TX_BYTES = 131_072;
 /** eth_sendTransaction default gas (spec part 8). */
 const DEFAULT_GAS = 90_000n;
 
-const ERROR_STRING_SELECTOR = '08c379a0';
-
 /** The reference's revert error (rpc-methods.md §4.1): -32015, reason decoded from Error(string), raw data in `data`. */
 function revertError(result: CallResult): NodeError {
-  const raw = hex(result.returnValue);
-  let reason = 'transaction reverted';
-  if (raw.slice(2, 10) === ERROR_STRING_SELECTOR && raw.length >= 2 + 8 + 128) {
-    try {
-      const len = Number(BigInt(`0x${raw.slice(74, 138)}`));
-      reason = `revert ${Buffer.from(raw.slice(138, 138 + 2 * len), 'hex').toString('utf8')}`;
-    } catch { /* keep the generic text */ }
-  }
-  return new NodeError('EXECUTION_REVERTED', `VM Exception while processing transaction: ${reason}`, result.returnValue.length ? raw : undefined);
+  const reason = revertReason(result.returnValue);
+  const text = reason === undefined ? 'transaction reverted' : `revert ${reason}`;
+  return new NodeError('EXECUTION_REVERTED', `VM Exception while processing transaction: ${text}`, result.returnValue.length ? hex(result.returnValue) : undefined);
 }
 
 const failure = (result: CallResult) =>

@@ -1,5 +1,6 @@
 import type { RpcDeps } from '../../deps.ts';
 import { ethBlockMethods } from './blocks.ts';
+import { ethBridgeMethods } from './bridge.ts';
 import { ethCallMethods } from './calls.ts';
 import { ethMiningMethods } from './mining.ts';
 import { ethNodeMethods } from './node.ts';
@@ -11,4 +12,5 @@ export const ethModule = (deps: RpcDeps) => ({
   ...ethBlockMethods(deps),
   ...ethCallMethods(deps),
   ...ethMiningMethods(deps),
+  ...ethBridgeMethods(deps),
 });

@@ -1,0 +1,118 @@
+/**
+ * Re-execution of a stored block for tracing. The block's transactions run again on its parent's
+ * state, through the same execution setup as import (src/chain/execution.ts), in a scratch
+ * overlay that is dropped afterwards: tracing never writes chain data. Tracers listen to the EVM's
+ * events only while the transactions they trace run.
+ */
+import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import type { Address } from '@ethereumjs/util';
+import { runTx, type RunTxResult } from '@ethereumjs/vm';
+import type { Block } from '../chain/block.ts';
+import { ZERO_HASH } from '../chain/bytes.ts';
+import { createExecutionVM, executionBlock, stateManagerAt } from '../chain/execution.ts';
+import type { ChainReader } from '../chain/reader.ts';
+import { OverlayTrieDb } from '../chain/trieDb.ts';
+import { NodeError } from '../errors.ts';
+
+/**
+ * EVM event listeners a tracer attaches while its transaction runs. A step listener that takes
+ * `done` makes the EVM wait for it before running the opcode.
+ */
+export interface TraceListeners {
+  step?(step: InterpreterStep, done?: () => void): void;
+  beforeMessage?(msg: Message): void;
+  afterMessage?(result: EVMResult): void;
+  newContract?(event: { address: Address; code: Uint8Array }): void;
+}
+
+/** Observes one transaction's execution and turns it into a trace of type T. */
+export interface TxTracer<T> {
+  readonly listeners: TraceListeners;
+  finish(tx: TypedTransaction, run: RunTxResult): T;
+}
+
+/** Replays at most this many blocks at once; more wait their turn (tracing is CPU-heavy). */
+const MAX_CONCURRENT_REPLAYS = 2;
+
+export class BlockReplayer {
+  #running = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(private readonly reader: ChainReader) {}
+
+  /** The trace of transaction `index` of `block`, after re-executing the ones before it. */
+  async traceTx<T>(block: Block, index: number, tracer: TxTracer<T>): Promise<T> {
+    const [trace] = await this.replay(block, index, (i) => (i === index ? tracer : undefined));
+    return trace!;
+  }
+
+  /** Traces of every transaction of `block`, in order, each from its own tracer. */
+  traceAll<T>(block: Block, tracer: () => TxTracer<T>): Promise<T[]> {
+    return this.replay(block, block.txs.length - 1, tracer);
+  }
+
+  /**
+   * Re-executes `block` up to its transaction `last` (inclusive), tracing each transaction for
+   * which `tracerFor(index)` returns a tracer. Traces come back in transaction order.
+   */
+  private async replay<T>(block: Block, last: number, tracerFor: (index: number) => TxTracer<T> | undefined): Promise<T[]> {
+    if (last < 0) return [];
+    await this.#acquire();
+    try {
+      return await this.#run(block, last, tracerFor);
+    } finally {
+      this.#release();
+    }
+  }
+
+  async #run<T>(block: Block, last: number, tracerFor: (index: number) => TxTracer<T> | undefined): Promise<T[]> {
+    const { reader } = this;
+    const parent = await reader.getHeader(block.header.parentHash);
+    if (!parent) throw new NodeError('BLOCK_NOT_FOUND', 'the parent of this block is not stored: it cannot be re-executed');
+    const env = {
+      common: reader.common, trieDb: reader.trieDb,
+      blockHash: async (n: bigint) => (await reader.canonicalHash(n)) ?? ZERO_HASH,
+    };
+    const vm = await createExecutionVM(env, stateManagerAt(new OverlayTrieDb(reader.trieDb), parent.stateRoot, reader.common));
+    const h = block.header;
+    const execBlock = executionBlock({
+      number: h.number, timestamp: h.timestamp, coinbase: h.coinbase, gasLimit: h.gasLimit, difficulty: h.difficulty,
+      prevRandao: h.parentHash,
+    }, reader.common);
+    const traces: T[] = [];
+    let blockGasUsed = 0n;
+    for (let i = 0; i <= last && i < block.txs.length; i++) {
+      const tx = block.txs[i]!;
+      const tracer = tracerFor(i);
+      const detach = tracer ? attach(vm.evm as EVM, tracer.listeners) : undefined;
+      let run: RunTxResult;
+      try {
+        run = await runTx(vm, { tx, block: execBlock, blockGasUsed, skipHardForkValidation: true });
+      } finally {
+        detach?.();
+      }
+      blockGasUsed += run.totalGasSpent;
+      if (tracer) traces.push(tracer.finish(tx, run));
+    }
+    return traces;
+  }
+
+  async #acquire(): Promise<void> {
+    while (this.#running >= MAX_CONCURRENT_REPLAYS) await new Promise<void>((r) => this.#waiting.push(r));
+    this.#running++;
+  }
+
+  #release(): void {
+    this.#running--;
+    this.#waiting.shift()?.();
+  }
+}
+
+function attach(evm: EVM, listeners: TraceListeners): () => void {
+  const entries = Object.entries(listeners) as [never, never][];
+  for (const [event, fn] of entries) evm.events.on(event, fn);
+  return () => {
+    for (const [event, fn] of entries) evm.events.off(event, fn);
+  };
+}

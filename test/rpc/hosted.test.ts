@@ -1,0 +1,122 @@
+/**
+ * Hosted mode: only /<API_KEY> with a known key is served (401 without a key, 403 with an unknown
+ * one, both with a JSON-RPC error body), the node holds no keys, and each key has its own
+ * request-rate allowance (simulated clock for the refill, a real node for the 429).
+ */
+import { ethers } from 'ethers';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError, parseConfig } from '../../src/config.ts';
+import { HostedGate, loadApiKeys } from '../../src/rpc/hosted.ts';
+import { startTestNode, tempDir, type TestNode } from '../helpers/node.ts';
+import { post, waitUntil } from '../helpers/rpc.ts';
+
+const Hosted = suite('hosted mode');
+const KEY = 'k3y-for-tests_0123456789';
+const OTHER_KEY = 'another-key-abcdefghijklmnop';
+const nodes: TestNode[] = [];
+Hosted.after(async () => { for (const n of nodes.reverse()) await n.stop(); });
+const start = async (requestsPerMinute: number) => {
+  const n = await startTestNode({ hosted: { apiKeys: new Set([KEY, OTHER_KEY]), requestsPerMinute } });
+  nodes.push(n);
+  return n;
+};
+let shared: Promise<TestNode> | undefined;
+const node = () => (shared ??= start(10_000));
+
+const body = (method: string, params: unknown[] = [], id = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+const at = async (path: string, method: string, params: unknown[] = []) => post(`${(await node()).url}${path}`, body(method, params));
+
+Hosted('no key: HTTP 401; an unknown key: HTTP 403; both with a JSON-RPC error that does not echo the key', async () => {
+  for (const [path, status, message] of [['/', 401, /missing API key/], ['', 401, /missing API key/], ['/not-a-known-key-at-all', 403, /unknown API key/]] as const) {
+    const res = await at(path, 'eth_chainId');
+    assert.is(res.status, status, path);
+    assert.is(res.json.jsonrpc, '2.0');
+    assert.is(res.json.id, null);
+    assert.is(res.json.error.code, -32600);
+    assert.match(res.json.error.message, message);
+    assert.not.match(res.text, /not-a-known-key-at-all/);
+  }
+  const ok = await at(`/${KEY}`, 'eth_chainId');
+  assert.is(ok.status, 200);
+  assert.is(ok.json.result, '0x21');
+  assert.is((await at(`/${OTHER_KEY}/`, 'eth_chainId')).json.result, '0x21');
+});
+
+Hosted('the node holds no keys: eth_accounts [], signing methods and personal_* refuse; raw transactions work', async () => {
+  assert.equal((await at(`/${KEY}`, 'eth_accounts')).json.result, []);
+  const dev = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';
+  for (const [method, params] of [['eth_sign', [dev, '0x00']], ['eth_sendTransaction', [{ from: dev, to: dev }]]] as const) {
+    const { json } = await at(`/${KEY}`, method, [...params]);
+    assert.is(json.error.code, -32602, method);
+    assert.match(json.error.message, /Local wallet is disabled in this node.*eth_sendRawTransaction/);
+  }
+  for (const method of ['personal_newAccount', 'personal_listAccounts', 'personal_unlockAccount']) {
+    const { json } = await at(`/${KEY}`, method, []);
+    assert.is(json.error.code, -32604, method);
+    assert.match(json.error.message, /wallet feature is disabled/);
+  }
+  assert.equal((await at(`/${KEY}`, 'eth_pendingTransactions')).json.result, []);
+  const wallet = new ethers.Wallet('0x88fcad7d65de4bf854b88191df9bf38648545e7e5ea367dff6e025b06a28244d');
+  const raw = await wallet.signTransaction({ type: 0, chainId: 33, nonce: 0, gasPrice: 0, gasLimit: 21_000, to: dev, value: 1n });
+  const sent = await at(`/${KEY}`, 'eth_sendRawTransaction', [raw]);
+  const receipt = await waitUntil(async () => (await at(`/${KEY}`, 'eth_getTransactionReceipt', [sent.json.result])).json.result, { what: 'the receipt' });
+  assert.is(receipt.status, '0x1');
+});
+
+Hosted('the rate limit: a key past its allowance gets HTTP 429 with -32005 and Retry-After; other keys are unaffected', async () => {
+  const n = await start(5);
+  const send = (key: string, payload: string) => fetch(`${n.url}/${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+  const batch = JSON.stringify([1, 2, 3].map((id) => JSON.parse(body('eth_blockNumber', [], id))));
+  assert.is((await send(KEY, batch)).status, 200, 'a batch of 3 counts 3');
+  assert.is((await send(KEY, body('eth_chainId'))).status, 200);
+  assert.is((await send(KEY, body('eth_chainId'))).status, 200);
+  const refused = await send(KEY, body('eth_chainId'));
+  assert.is(refused.status, 429);
+  assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
+  const json = await refused.json() as { error: { code: number; message: string } };
+  assert.is(json.error.code, -32005);
+  assert.match(json.error.message, /rate limit exceeded: this API key may send 5 requests per minute/);
+  assert.not.match(json.error.message, new RegExp(KEY));
+  assert.is((await send(OTHER_KEY, body('eth_chainId'))).status, 200);
+});
+
+Hosted('token buckets refill with time; a batch larger than a minute\'s allowance is refused outright', () => {
+  let now = 0;
+  const gate = new HostedGate({ apiKeys: new Set([KEY]), requestsPerMinute: 60 }, () => now);
+  assert.equal(gate.admit(`/${KEY}`), { key: KEY });
+  assert.is(gate.charge(KEY, 60), undefined);
+  assert.is(gate.charge(KEY, 1)?.status, 429);
+  assert.is(gate.charge(KEY, 1)?.retryAfterSec, 1);
+  now += 10_000;
+  assert.is(gate.charge(KEY, 10), undefined, '10 s refill 10 requests');
+  assert.is(gate.charge(KEY, 1)?.status, 429);
+  now += 3_600_000;
+  assert.is(gate.charge(KEY, 60), undefined, 'never more than a minute\'s worth');
+  assert.match(gate.charge(KEY, 61)!.message, /a batch of 61 requests is more than this API key may send in a minute/);
+});
+
+Hosted('--hosted needs --api-keys; key files are checked without printing keys', () => {
+  const dir = tempDir();
+  const file = join(dir, 'keys');
+  writeFileSync(file, `# operators\n${KEY}\n\n${OTHER_KEY}  # second\n`);
+  assert.equal([...loadApiKeys(file)], [KEY, OTHER_KEY]);
+  const c = parseConfig(['--hosted', '--api-keys', file, '--rate-limit', '120']);
+  assert.equal(c.hosted, { apiKeys: new Set([KEY, OTHER_KEY]), requestsPerMinute: 120 });
+  assert.is(parseConfig(['--hosted', '--api-keys', file]).hosted!.requestsPerMinute, 600);
+  writeFileSync(join(dir, 'short'), 'short-secret\n');
+  writeFileSync(join(dir, 'empty'), '# nothing\n');
+  for (const [argv, message] of [
+    [['--hosted'], /--hosted and --api-keys/],
+    [['--api-keys', file], /--hosted and --api-keys/],
+    [['--hosted', '--api-keys', file, '--rate-limit', '0'], /--rate-limit/],
+    [['--hosted', '--api-keys', join(dir, 'short')], /line 1: not a valid key/],
+    [['--hosted', '--api-keys', join(dir, 'empty')], /holds no keys/],
+  ] as const) {
+    assert.throws(() => parseConfig([...argv]), (e: Error) => e instanceof ConfigError && message.test(e.message) && !e.message.includes('short-secret'));
+  }
+});
+
+Hosted.run();
