@@ -32,8 +32,10 @@ export interface TxTracer<T> {
   finish(tx: TypedTransaction, run: RunTxResult): T;
 }
 
-/** Replays at most this many blocks at once; more wait their turn (tracing is CPU-heavy). */
+/** Replays at most this many blocks at once; more wait their turn (tracing is CPU-heavy)… */
 const MAX_CONCURRENT_REPLAYS = 2;
+/** …up to this many; past it a trace request is refused at once. */
+const MAX_WAITING_REPLAYS = 32;
 
 export class BlockReplayer {
   #running = 0;
@@ -99,6 +101,9 @@ export class BlockReplayer {
   }
 
   async #acquire(): Promise<void> {
+    if (this.#running >= MAX_CONCURRENT_REPLAYS && this.#waiting.length >= MAX_WAITING_REPLAYS) {
+      throw new NodeError('LIMIT_EXCEEDED', `node busy: ${MAX_CONCURRENT_REPLAYS} traces running and ${MAX_WAITING_REPLAYS} waiting; retry later`);
+    }
     while (this.#running >= MAX_CONCURRENT_REPLAYS) await new Promise<void>((r) => this.#waiting.push(r));
     this.#running++;
   }
