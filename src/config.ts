@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { fromHex } from './chain/bytes.ts';
 import { NETWORKS, type NetworkName } from './chain/networks.ts';
 import type { MiningMode } from './actors/miner/index.ts';
+import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './actors/txpool/index.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from './rpc/hosted.ts';
 import { resolveSwitches, type RpcSwitches } from './rpc/switches.ts';
 
@@ -22,6 +23,10 @@ export interface NodeConfig {
   rpcModules?: RpcSwitches;
   /** Hosted mode: only `/<API_KEY>` is served, per-key rate limits, and the node holds no keys. */
   hosted?: HostedConfig;
+  /** Pool limits and expiry (src/actors/txpool/rules.ts); unset fields keep the defaults. */
+  txpool?: Partial<TxPoolOptions>;
+  /** Encrypt key files with geth's light scrypt parameters (fast, weaker) instead of the standard ones. */
+  lightKdf?: boolean;
 }
 
 export const USAGE = `Usage: npm start -- [options]
@@ -46,6 +51,11 @@ export const USAGE = `Usage: npm start -- [options]
   --hosted                             hosted endpoint: serve only /<API_KEY>, hold no keys (needs --api-keys)
   --api-keys <file>                    API keys for --hosted, one per line (16-128 of A-Z a-z 0-9 _ -)
   --rate-limit <n>                     requests per minute per API key in hosted mode (default ${DEFAULT_REQUESTS_PER_MINUTE})
+  --txpool-size <n>                    transactions the pool holds before evicting the cheapest (default ${DEFAULT_TXPOOL_OPTIONS.maxTxs})
+  --txpool-account-slots <n>           how far past its account nonce a sender's transactions may wait (default ${DEFAULT_TXPOOL_OPTIONS.accountSlots})
+  --tx-expiry-blocks <n>               drop a pool transaction after more than <n> blocks (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeBlocks})
+  --tx-expiry-seconds <s>              drop a pool transaction after <s> seconds (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeMs / 1000})
+  --light-kdf                          encrypt new key files with light scrypt parameters (fast, for development)
   --help                               this text`;
 
 export function parseConfig(argv: string[]): NodeConfig {
@@ -69,6 +79,11 @@ export function parseConfig(argv: string[]): NodeConfig {
       hosted: { type: 'boolean', default: false },
       'api-keys': { type: 'string' },
       'rate-limit': { type: 'string' },
+      'txpool-size': { type: 'string' },
+      'txpool-account-slots': { type: 'string' },
+      'tx-expiry-blocks': { type: 'string' },
+      'tx-expiry-seconds': { type: 'string' },
+      'light-kdf': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -101,6 +116,8 @@ export function parseConfig(argv: string[]): NodeConfig {
     apiKeys: orConfigError('--api-keys', () => loadApiKeys(apiKeys)),
     requestsPerMinute: Number(values['rate-limit'] ?? DEFAULT_REQUESTS_PER_MINUTE),
   };
+  const expiryBlocks = positive('--tx-expiry-blocks', values['tx-expiry-blocks']);
+  const expirySeconds = positive('--tx-expiry-seconds', values['tx-expiry-seconds']);
   return {
     network,
     dataDir: values['data-dir'] ?? `./data/${network}`,
@@ -113,8 +130,23 @@ export function parseConfig(argv: string[]): NodeConfig {
     quiet: values.quiet!,
     rpcModules,
     hosted,
+    txpool: definedOnly({
+      maxTxs: positive('--txpool-size', values['txpool-size']),
+      accountSlots: positive('--txpool-account-slots', values['txpool-account-slots']),
+      maxAgeBlocks: expiryBlocks === undefined ? undefined : BigInt(expiryBlocks),
+      maxAgeMs: expirySeconds === undefined ? undefined : expirySeconds * 1000,
+    }),
+    lightKdf: values['light-kdf']!,
   };
 }
+
+/** A positive whole number flag, or undefined when absent. */
+function positive(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(value)) throw new ConfigError(`${flag} must be a positive whole number, not ${value}`);
+  return Number(value);
+}
+const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 export class ConfigError extends Error {}
 

@@ -2,14 +2,17 @@
  * Composition root: spawns the actors in dependency order (chain → txpool → miner → RPC
  * listener) and stops them in reverse. Used by main.ts and by tests (in-process nodes).
  */
-import { bytesToHex } from '@ethereumjs/util';
+import { hexToBytes } from '@ethereumjs/util';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.ts';
+import { Wallet } from './accounts/wallet.ts';
 import { spawnChain } from './actors/chain/index.ts';
 import type { NodeEvent } from './actors/events.ts';
 import { createEventBus, type Actor, type Protocol } from './actors/kernel/index.ts';
 import { spawnMiner } from './actors/miner/index.ts';
 import { spawnRpcListener } from './actors/rpcListener/index.ts';
-import { spawnTxPool } from './actors/txpool/index.ts';
+import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool } from './actors/txpool/index.ts';
 import { CallExecutor } from './chain/calls.ts';
 import { createChainCommon } from './chain/execution.ts';
 import { NETWORKS } from './chain/networks.ts';
@@ -18,6 +21,7 @@ import { ChainStore } from './chain/store.ts';
 import type { NodeConfig } from './config.ts';
 import { HostedGate } from './rpc/hosted.ts';
 import { buildMethods } from './rpc/modules/index.ts';
+import { PendingBlocks } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { BlockReplayer } from './tracing/replay.ts';
 
@@ -64,7 +68,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 
   try {
     const chain = await start(spawnChain(reader, bus, onEscalate));
-    const txpool = await start(spawnTxPool(reader, bus));
+    const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool }));
     bus.subscribe(txpool.ref, (e) => (e.type === 'chain.headChanged' ? e : undefined));
     const miner = await start(spawnMiner({
       mode: config.mining, blockTimeMs: config.blockTimeMs, coinbase: config.coinbase, minGasPriceTarget: config.minGasPrice,
@@ -72,18 +76,20 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     bus.subscribe(miner.ref, (e) => {
       if (e.type === 'chain.headChanged') return e;
       if (e.type === 'pool.txAdded') return { type: 'pool.txAdded' as const, pending: e.pending };
+      if (e.type === 'pool.txRemoved') return { type: 'pool.txRemoved' as const };
       if (e.type === 'chain.blockImported' && !e.best) return { type: 'chain.siblingImported' as const, header: e.block.header };
       return undefined;
     });
 
-    const accounts = new Map<string, Uint8Array>();
-    // A hosted endpoint holds no keys (spec 1.7, 5.3), not even regtest's public development keys.
-    if (network.name === 'regtest' && !config.hosted) {
-      for (const a of network.devAccounts) accounts.set(bytesToHex(a.address), a.privateKey);
-      accounts.set(bytesToHex(network.defaultCoinbase), Buffer.from(REGTEST_MINER_KEY.slice(2), 'hex'));
-    }
+    // The wallet (reference `wallet.enabled`) is on regtest only, with the development accounts and the reference
+    // miner account always unlocked; a hosted endpoint holds no keys (spec 1.7, 5.3), not even those public ones.
+    const wallet = network.name === 'regtest' && !config.hosted ? new Wallet({
+      dir: join(config.dataDir, 'keystore'), scrypt: config.lightKdf ? LIGHT_SCRYPT : STANDARD_SCRYPT,
+      devKeys: [...network.devAccounts.map((a) => a.privateKey), hexToBytes(REGTEST_MINER_KEY)],
+    }) : undefined;
     const methods = buildMethods({
-      reader, txpool: txpool.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader), accounts,
+      reader, chain: chain.ref, txpool: txpool.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader),
+      wallet, pending: new PendingBlocks(reader, miner.ref),
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase,
     }, config.rpcModules ?? defaultSwitches(config.network));
     const gate = config.hosted && new HostedGate(config.hosted);

@@ -1,9 +1,12 @@
 /** Events published on the node's bus; subscribers receive them as tells. */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Block } from '../chain/block.ts';
+import type { Hex } from '../chain/bytes.ts';
 import type { HeadChange } from '../chain/writer.ts';
 
 export type NodeEvent =
   | ({ type: 'chain.headChanged' } & HeadChange)
   | { type: 'chain.blockImported'; block: Block; best: boolean }
-  | { type: 'pool.txAdded'; tx: TypedTransaction; pending: boolean };
+  | { type: 'pool.txAdded'; tx: TypedTransaction; pending: boolean }
+  /** Outside a head change, a transaction left the pool unmined (evicted, replaced, expired) or fell back from pending to queued. */
+  | { type: 'pool.txRemoved'; hash: Hex };

@@ -3,7 +3,7 @@
  * trie, each call inside a checkpoint that is always reverted, so nothing is ever written.
  */
 import { createAccessList2930Tx, createLegacyTx } from '@ethereumjs/tx';
-import { Address, bytesToHex } from '@ethereumjs/util';
+import { Address, bytesToHex, type DB } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { ZERO_ADDRESS, ZERO_HASH } from './bytes.ts';
 import { createExecutionVM, executionBlock, stateManagerAt, type StoredLog } from './execution.ts';
@@ -44,7 +44,12 @@ export class CallExecutor {
   #created = 0;
   readonly #waiters: (() => void)[] = [];
 
-  constructor(private readonly reader: ChainReader, private readonly maxVms = 4) {}
+  /** `trieDb`: where state is read; a pending block's execution passes its own (committed nodes plus its writes). */
+  constructor(
+    private readonly reader: ChainReader,
+    private readonly maxVms = 4,
+    private readonly trieDb: DB<string, string | Uint8Array> = reader.trieDb,
+  ) {}
 
   private async acquire(): Promise<PooledVm> {
     for (;;) {
@@ -53,11 +58,11 @@ export class CallExecutor {
       if (this.#created < this.maxVms) {
         this.#created++;
         const env = {
-          common: this.reader.common, trieDb: this.reader.trieDb,
+          common: this.reader.common, trieDb: this.trieDb,
           blockHash: async (n: bigint) => (await this.reader.canonicalHash(n)) ?? ZERO_HASH,
         };
         // Storage tries write their nodes even inside a reverted checkpoint: they land in a scratch overlay.
-        const scratch = new OverlayTrieDb(this.reader.trieDb);
+        const scratch = new OverlayTrieDb(this.trieDb);
         const sm = stateManagerAt(scratch, this.reader.head().header.stateRoot, this.reader.common, 20_000);
         return { vm: await createExecutionVM(env, sm), root: bytesToHex(this.reader.head().header.stateRoot), scratch };
       }

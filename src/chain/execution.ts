@@ -76,6 +76,8 @@ export function decodeTx(raw: Uint8Array, common: Common): TypedTransaction {
     const msg = (err as Error).message;
     if (/chain ?id/i.test(msg)) throw new TxDecodeError('rejected', `invalid chain id: this chain's id is ${common.chainId()}`);
     if (/signature|high s/i.test(msg)) throw new TxDecodeError('rejected', `invalid transaction signature: ${msg.split('(')[0]!.trim()}`);
+    // EIP-3860, in the reference's words (node-behaviour.md §4).
+    if (/initcode size/i.test(msg)) throw new TxDecodeError('rejected', `transaction's init code size is invalid: ${msg.split('(')[0]!.trim()}`);
     throw new TxDecodeError('malformed', msg.split('(')[0]!.trim());
   }
   if (!tx.isSigned()) throw new TxDecodeError('rejected', 'transaction is not signed');

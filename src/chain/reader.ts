@@ -51,6 +51,14 @@ export class ChainReader {
     this.#head = Object.freeze(head);
   }
 
+  /** Only the chain writer calls this, after a rewind deleted the block: cached copies go too. */
+  forget(blockHash: Uint8Array): void {
+    const key = bytesToHex(blockHash);
+    this.#headers.delete(key);
+    this.#blocks.delete(key);
+    this.#receipts.delete(key);
+  }
+
   async getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
     const key = bytesToHex(hash);
     const cached = this.#headers.get(key);

@@ -4,7 +4,7 @@
  * block. Owned by the chain actor; nothing else calls it.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, bytesToHex, createAddressFromString, equalsBytes } from '@ethereumjs/util';
+import { Account, bytesToHex, createAddressFromString, equalsBytes, type DB } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
 import {
   applyForkDetection, dsha256, forkDetectionData, targetFromDifficulty, verifyMergedMiningProof,
@@ -30,6 +30,8 @@ export interface HeadChange {
   readonly added: readonly Block[];
   /** Blocks that left the canonical chain (a reorg), newest first. */
   readonly removed: readonly Block[];
+  /** The head was moved back on purpose (evm_revert, evm_reset): the removed blocks are gone, not reorganised. */
+  readonly rewound?: boolean;
 }
 
 export interface ImportOutcome {
@@ -47,6 +49,8 @@ export interface Template {
   readonly hashForMergedMining: Uint8Array;
   readonly target: bigint;
   readonly rejected: readonly { tx: TypedTransaction; reason: string }[];
+  /** Trie nodes of the executed state (committed nodes plus this execution's): read `header.stateRoot` through it, never write. */
+  readonly stateDb: DB<string, string | Uint8Array>;
 }
 
 export interface BuildRequest {
@@ -179,7 +183,7 @@ export class ChainWriter {
     this.#executions.set(bytesToHex(mergedMiningBaseHash(header)), exec);
     return Object.freeze({
       header, txs: exec.txs, uncles, hashForMergedMining: await this.hashForMergedMining(header),
-      target: targetFromDifficulty(header.difficulty), rejected: exec.rejected,
+      target: targetFromDifficulty(header.difficulty), rejected: exec.rejected, stateDb: exec.overlay,
     });
   }
 
@@ -319,6 +323,34 @@ export class ChainWriter {
       oldNumber--;
     }
     return { added, removed };
+  }
+
+  /**
+   * Moves the head back to canonical block `number` (evm_revert, evm_reset) in one atomic batch:
+   * the head pointer, the canonical and transaction indexes above it, and the blocks themselves,
+   * so that no late block built on them can bring them back. Trie nodes stay (content-addressed).
+   */
+  async rewind(number: bigint): Promise<HeadChange> {
+    const head = this.reader.head();
+    const target = number < head.number ? await this.reader.canonicalBlock(number) : undefined;
+    const td = target && await this.reader.totalDifficulty(target.hash);
+    if (!target || td === undefined) throw new Error(`cannot rewind the head from ${head.number} to ${number}`);
+    const removed: Block[] = [];
+    for (let n = head.number; n > number; n--) {
+      const block = await this.reader.canonicalBlock(n);
+      if (!block) throw new Error(`canonical block ${n} missing`);
+      removed.push(block);
+    }
+    const blockData = [this.store.headers, this.store.bodies, this.store.receipts, this.store.td];
+    await this.store.batch([
+      ...this.canonOps({ added: [target], removed }, head),
+      ...removed.flatMap((b) => blockData.map((sublevel): BatchOp => ({ type: 'del', sublevel, key: b.hash }))),
+      { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: target.hash },
+    ]);
+    for (const b of removed) this.reader.forget(b.hash);
+    const newHead: HeadInfo = { hash: target.hash, number, header: target.header, totalDifficulty: td };
+    this.reader.publishHead(newHead);
+    return { head: newHead, added: [], removed, rewound: true };
   }
 
   private canonOps(change: { added: readonly Block[]; removed: readonly Block[] }, head: HeadInfo): BatchOp[] {

@@ -1,15 +1,25 @@
-/** Resolving block selectors (spec 2.1) against the chain. */
+/** Resolving block selectors (spec 2.1) against the chain, and against the pending block for `pending`. */
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex } from '@ethereumjs/util';
 import type { Block } from '../chain/block.ts';
+import type { CallExecutor } from '../chain/calls.ts';
+import type { BlockHeader } from '../chain/header.ts';
 import type { ChainReader } from '../chain/reader.ts';
 import { NodeError } from '../errors.ts';
+import type { RpcDeps } from './deps.ts';
 import type { BlockSelector } from './params.ts';
+import type { PendingBlocks } from './pending.ts';
 
-/** The block a selector names, or undefined when this node has no such block. */
-export async function findBlock(reader: ChainReader, sel: BlockSelector): Promise<Block | undefined> {
+export const isPending = (sel: BlockSelector): boolean => sel.kind === 'tag' && sel.tag === 'pending';
+
+/**
+ * The block a selector names, or undefined when this node has no such block. `pending` names the
+ * pending block (pending.ts) when `pending` is given; without it, it reads as latest.
+ */
+export async function findBlock(reader: ChainReader, sel: BlockSelector, pending?: PendingBlocks): Promise<Block | undefined> {
   switch (sel.kind) {
     case 'tag':
-      // `pending` is the next block built from the pool; until the pool's pending block exists it reads as latest.
+      if (sel.tag === 'pending' && pending) return (await pending.get()).block;
       return sel.tag === 'earliest' ? reader.canonicalBlock(0n) : reader.getBlock(reader.head().hash);
     case 'number':
       return reader.canonicalBlock(sel.number);
@@ -29,4 +39,20 @@ export async function requireBlock(reader: ChainReader, sel: BlockSelector): Pro
   if (block) return block;
   const what = sel.kind === 'hash' ? `with hash ${bytesToHex(sel.hash)}` : sel.kind === 'number' ? `0x${sel.number.toString(16)}` : sel.tag;
   throw new NodeError('BLOCK_NOT_FOUND', `Block ${what} not found`);
+}
+
+/** What state reads and calls at a block need: its header, its state, and calls on that state. */
+export interface StateView {
+  readonly header: BlockHeader;
+  readonly state: MerkleStateManager;
+  readonly calls: CallExecutor;
+}
+
+export async function stateView(deps: Pick<RpcDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<StateView> {
+  if (isPending(sel)) {
+    const p = await deps.pending.get();
+    return { header: p.block.header, state: p.state, calls: p.calls };
+  }
+  const { header } = await requireBlock(deps.reader, sel);
+  return { header, state: deps.reader.stateAt(header.stateRoot), calls: deps.calls };
 }

@@ -1,20 +1,27 @@
 /** What the RPC modules may use: read access to the chain and refs to the actors they ask. */
+import type { Wallet } from '../accounts/wallet.ts';
+import type { ChainProtocol } from '../actors/chain/index.ts';
 import type { ActorRef } from '../actors/kernel/index.ts';
 import type { MinerProtocol } from '../actors/miner/index.ts';
 import type { TxPoolProtocol } from '../actors/txpool/index.ts';
 import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainReader } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
+import type { PendingBlocks } from './pending.ts';
 
 export interface RpcDeps {
   readonly reader: ChainReader;
+  /** The chain actor: only evm_revert and evm_reset ask it, to rewind the head. */
+  readonly chain: ActorRef<ChainProtocol>;
   readonly txpool: ActorRef<TxPoolProtocol>;
   readonly miner: ActorRef<MinerProtocol>;
   readonly calls: CallExecutor;
   /** Re-executes stored blocks for debug_* and trace_* traces. */
   readonly replayer: BlockReplayer;
-  /** Private keys the node holds unlocked, by lowercase 0x address (regtest development accounts). */
-  readonly accounts: ReadonlyMap<string, Uint8Array>;
+  /** The node's accounts and keys (personal_*, eth_sign, eth_sendTransaction); absent when the node holds no keys. */
+  readonly wallet?: Wallet;
+  /** The block this node would mine next, for the `pending` tag. */
+  readonly pending: PendingBlocks;
   readonly clientVersion: string;
   /** The address mined blocks pay their fees to. */
   readonly coinbase: Uint8Array;

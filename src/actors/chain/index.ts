@@ -27,6 +27,11 @@ export function spawnChain(reader: ChainReader, bus: EventBus<NodeEvent>, onEsca
         if (outcome.headChange) bus.publish({ type: 'chain.headChanged', ...outcome.headChange });
         return [s, outcome];
       },
+      'head.rewind': async (s, { number }) => {
+        const change = await s.rewind(number);
+        bus.publish({ type: 'chain.headChanged', ...change });
+        return [s, change];
+      },
     },
     async onStop() {
       await reader.store.close();

@@ -4,12 +4,14 @@
  * to build templates and to import sealed blocks; it publishes chain.* events on the bus.
  */
 import type { Block } from '../../chain/block.ts';
-import type { BuildRequest, ImportOutcome, Template } from '../../chain/writer.ts';
+import type { BuildRequest, HeadChange, ImportOutcome, Template } from '../../chain/writer.ts';
 
 export type ChainProtocol = {
   tell: { type: 'noop' };
   ask: {
     'block.build': { req: BuildRequest; res: Template };
     'block.import': { req: { block: Block }; res: ImportOutcome };
+    /** Moves the head back to canonical block `number` (evm_revert, evm_reset); published as a rewound head change. */
+    'head.rewind': { req: { number: bigint }; res: HeadChange };
   };
 };

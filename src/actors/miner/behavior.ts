@@ -56,6 +56,10 @@ interface MinerState {
   autoScheduled: boolean;
   extraNonce: number;
   timer: NodeJS.Timeout | undefined;
+  /** The configured mode, or 'off' while evm_stopMining holds it. */
+  mode: MiningMode;
+  /** evm_increaseTime: seconds added to the next block's timestamp, cleared once a block of ours carried them. */
+  timeOffsetSec: bigint;
 }
 
 const remember = <V>(map: Map<Hex, V>, key: Hex, value: V, limit: number) => {
@@ -75,7 +79,7 @@ export function minerBehavior(
     const head = reader.head();
     const txs = await txpool.ask('pool.executable', { maxGas: head.header.gasLimit });
     const template = await chain.ask('block.build', {
-      coinbase: opts.coinbase, txs, timestamp: BigInt(Math.floor(Date.now() / 1000)), minimumGasPriceTarget: opts.minGasPriceTarget,
+      coinbase: opts.coinbase, txs, timestamp: BigInt(Math.floor(Date.now() / 1000)) + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
       uncleCandidates: [...s.siblings.values()].reverse(),
     }, 30_000);
     const dropped = template.rejected.filter((r) => !r.reason.includes('does not fit'));
@@ -126,6 +130,7 @@ export function minerBehavior(
     const outcome = await chain.ask('block.import', { block }, 30_000);
     if (outcome.result === 'INVALID_BLOCK') console.error(`[miner] block ${header.number} rejected: ${outcome.reason}`);
     for (const u of template.uncles) if (outcome.result === 'IMPORTED_BEST') s.siblings.delete(bytesToHex(headerHash(u)) as Hex);
+    if (outcome.result === 'IMPORTED_BEST') s.timeOffsetSec = 0n;
     return { result: outcome.result, blockHash: bytesToHex(block.hash) as Hex, number: header.number };
   }
 
@@ -152,7 +157,17 @@ export function minerBehavior(
     for (const [id, r] of s.reports) if (now - r.atMs > REPORT_TTL_MS) s.reports.delete(id);
     const builtin = BigInt(s.hashLog.reduce((sum, e) => sum + e.hashes, 0)) / 3600n;
     const external = [...s.reports.values()].reduce((sum, r) => sum + r.hashesPerSecond, 0n);
-    return { mode: opts.mode, mining: opts.mode !== 'off' || s.reports.size > 0, hashrate: builtin + external };
+    return { mode: s.mode, mining: s.mode !== 'off' || s.reports.size > 0, hashrate: builtin + external };
+  }
+
+  /** Switches block production: the interval timer runs only in 'interval' mode. */
+  function setMode(s: MinerState, mode: MiningMode) {
+    s.mode = mode;
+    if (s.timer) clearInterval(s.timer);
+    s.timer = undefined;
+    if (mode === 'interval') {
+      s.timer = setInterval(() => { try { deps.self().tell({ type: 'mine.tick' }); } catch { /* busy: skip a tick */ } }, opts.blockTimeMs);
+    }
   }
 
   const hex32 = (b: Uint8Array) => bytesToHex(setLengthRight(b, 32)) as Hex;
@@ -161,22 +176,23 @@ export function minerBehavior(
     init() {
       const s: MinerState = {
         templates: new Map(), ethWork: new Map(), siblings: new Map(), reports: new Map(), hashLog: [], current: undefined,
-        stale: true, notified: false, autoScheduled: false, extraNonce: 0, timer: undefined,
+        stale: true, notified: false, autoScheduled: false, extraNonce: 0, timer: undefined, mode: 'off', timeOffsetSec: 0n,
       };
-      if (opts.mode === 'interval') {
-        s.timer = setInterval(() => { try { deps.self().tell({ type: 'mine.tick' }); } catch { /* busy: skip a tick */ } }, opts.blockTimeMs);
-      }
+      setMode(s, opts.mode);
       return s;
     },
     async onTell(s, msg) {
       switch (msg.type) {
         case 'pool.txAdded':
           s.stale = true;
-          if (opts.mode === 'auto' && msg.pending) scheduleAuto(s);
+          if (s.mode === 'auto' && msg.pending) scheduleAuto(s);
+          break;
+        case 'pool.txRemoved':
+          s.stale = true;
           break;
         case 'chain.headChanged':
           s.stale = true;
-          if (opts.mode === 'auto') scheduleAuto(s);
+          if (s.mode === 'auto') scheduleAuto(s);
           break;
         case 'chain.siblingImported':
           remember(s.siblings, bytesToHex(headerHash(msg.header)) as Hex, msg.header, SIBLINGS_KEPT);
@@ -184,11 +200,13 @@ export function minerBehavior(
           break;
         case 'mine.auto': {
           s.autoScheduled = false;
+          if (s.mode !== 'auto') break; // stopped since it was scheduled
           const template = await build(s);
           if (template.txs.length > 0) await mineTemplate(s, template);
           break;
         }
         case 'mine.tick':
+          if (s.mode !== 'interval') break;
           await mineTemplate(s, await build(s));
           break;
       }
@@ -235,6 +253,19 @@ export function minerBehavior(
       },
       'mine.now': async (s) => [s, await mineTemplate(s, await build(s))],
       'mining.status': (s) => [s, status(s)],
+      'mining.set': (s, { on }) => {
+        setMode(s, on ? (opts.mode === 'off' ? 'auto' : opts.mode) : 'off');
+        if (s.mode === 'auto') scheduleAuto(s); // what waited while mining was stopped goes now
+        return [s, s.mode];
+      },
+      'time.increase': (s, { seconds }) => {
+        if (seconds > 0n) {
+          s.timeOffsetSec += seconds;
+          s.stale = true;
+        }
+        return [s, s.timeOffsetSec];
+      },
+      'block.pending': async (s) => [s, await currentTemplate(s)],
     },
     onStop(s) {
       if (s.timer) clearInterval(s.timer);

@@ -6,7 +6,7 @@
  */
 import type { Hex } from '../../chain/bytes.ts';
 import type { BlockHeader } from '../../chain/header.ts';
-import type { HeadChange, ImportResult } from '../../chain/writer.ts';
+import type { HeadChange, ImportResult, Template } from '../../chain/writer.ts';
 import type { ParentSolution } from '../../mergedmining/index.ts';
 
 export type MiningMode = 'auto' | 'interval' | 'off';
@@ -37,6 +37,7 @@ export interface MiningStatus {
 export type MinerProtocol = {
   tell:
     | { type: 'pool.txAdded'; pending: boolean }
+    | { type: 'pool.txRemoved' }
     | ({ type: 'chain.headChanged' } & HeadChange)
     | { type: 'chain.siblingImported'; header: BlockHeader }
     | { type: 'mine.auto' }
@@ -52,5 +53,11 @@ export type MinerProtocol = {
     /** Builds a block from the pool now and seals it with the built-in client. */
     'mine.now': { req: {}; res: SubmitResult };
     'mining.status': { req: {}; res: MiningStatus };
+    /** evm_startMining / evm_stopMining: the configured mode ('auto' if it was 'off'), or 'off'. Returns the mode now. */
+    'mining.set': { req: { on: boolean }; res: MiningMode };
+    /** evm_increaseTime: adds to the next block's timestamp; returns the total offset in seconds. */
+    'time.increase': { req: { seconds: bigint }; res: bigint };
+    /** The block this node would mine next, built on the head from the pool (the `pending` block); rebuilt when stale. */
+    'block.pending': { req: {}; res: Template };
   };
 };

@@ -1,165 +1,287 @@
-/** Pool rules (node-behaviour.md §4): validation order, messages, pending vs queued, replacement bump. */
+/**
+ * The pool's behavior: admission (rules.ts), one lifecycle machine per transaction, pending vs
+ * queued by nonce gaps, replacement, eviction, expiry, and what a new head (or a reorg, or a
+ * rewind) means for each transaction (node-behaviour.md §4).
+ */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bytesToHex } from '@ethereumjs/util';
+import { createActor, type ActorOptions, type Actor as MachineActor } from 'xstate';
+import type { Block } from '../../chain/block.ts';
 import type { Hex } from '../../chain/bytes.ts';
-import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainReader, HeadInfo } from '../../chain/reader.ts';
+import type { HeadChange } from '../../chain/writer.ts';
 import { txRejected } from '../../errors.ts';
-import type { Behavior, EventBus } from '../kernel/index.ts';
+import { lifecycleState, transactionMachine, type DropReason, type TxMachineEvent } from '../../machines/transaction.machine.ts';
 import type { NodeEvent } from '../events.ts';
+import type { ActorRef, Behavior, EventBus } from '../kernel/index.ts';
+import { PoolBook } from './book.ts';
+import { inclusionOrder } from './order.ts';
 import type { PoolTx, TxPoolProtocol } from './protocol.ts';
+import { admissionProblem, DEFAULT_TXPOOL_OPTIONS, gasPriceOf, type TxPoolOptions } from './rules.ts';
 
-export interface TxPoolOptions {
-  /** Largest accepted transaction (reference: 128 KiB). */
-  maxTxBytes: number;
-  /** How far past the account nonce a transaction may be queued (reference `accountSlots`). */
-  accountSlots: number;
-  /** Total transactions held; past it a new one is refused. */
-  maxTxs: number;
-  /** Replacement needs a gas price at least this much higher, in percent (reference 40). */
-  priceBumpPercent: bigint;
+/** The timer source of xstate actors. */
+export type Clock = NonNullable<ActorOptions<typeof transactionMachine>['clock']>;
+
+interface Entry {
+  readonly data: PoolTx;
+  readonly machine: MachineActor<typeof transactionMachine>;
 }
-
-export const DEFAULT_TXPOOL_OPTIONS: TxPoolOptions = { maxTxBytes: 131_072, accountSlots: 64, maxTxs: 20_000, priceBumpPercent: 40n };
 
 interface PoolState {
-  readonly byHash: Map<Hex, PoolTx>;
-  readonly bySender: Map<Hex, Map<bigint, PoolTx>>;
+  /** The head the pool last settled on; accounts are read at its state. */
+  head: HeadInfo;
+  readonly book: PoolBook<Entry>;
+  /** Mined transactions kept until their block is `confirmDepth` deep, so a reorg can return them. */
+  readonly included: Map<Hex, Entry>;
 }
 
-const gasPriceOf = (tx: TypedTransaction): bigint => (tx as unknown as { gasPrice: bigint }).gasPrice;
+export interface TxPoolDeps {
+  readonly reader: ChainReader;
+  readonly bus: EventBus<NodeEvent>;
+  readonly self: () => ActorRef<TxPoolProtocol>;
+  /** The machines' clock (tests pass a SimulatedClock). */
+  readonly clock?: Clock;
+}
 
-export function txPoolBehavior(reader: ChainReader, bus: EventBus<NodeEvent>, opts: TxPoolOptions = DEFAULT_TXPOOL_OPTIONS): Behavior<TxPoolProtocol, PoolState> {
-  const account = (sender: Hex) => reader.stateAt(reader.head().header.stateRoot).getAccount(new Address(Buffer.from(sender.slice(2), 'hex')));
+/** Real time whose timers do not keep the process alive: a pool's expiry never delays a shutdown. */
+const UNREF_CLOCK: Clock = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (id) => clearTimeout(id),
+};
 
-  const remove = (s: PoolState, p: PoolTx) => {
-    s.byHash.delete(p.hash);
-    const bySender = s.bySender.get(p.sender);
-    bySender?.delete(p.nonce);
-    if (bySender?.size === 0) s.bySender.delete(p.sender);
+const stateOf = (e: Entry) => lifecycleState(e.machine.getSnapshot().value);
+const senderOf = (tx: TypedTransaction) => bytesToHex(tx.getSenderAddress().bytes) as Hex;
+
+export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_TXPOOL_OPTIONS): Behavior<TxPoolProtocol, PoolState> {
+  const { reader, bus } = deps;
+  const clock = deps.clock ?? UNREF_CLOCK;
+
+  const account = async (s: PoolState, sender: Hex) => {
+    const acct = await reader.stateAt(s.head.header.stateRoot).getAccount(new Address(Buffer.from(sender.slice(2), 'hex')));
+    return { nonce: acct?.nonce ?? 0n, balance: acct?.balance ?? 0n };
   };
 
-  /** First nonce at or after `stateNonce` that has no transaction in the pool. */
-  const pendingNonce = (s: PoolState, sender: Hex, stateNonce: bigint) => {
-    const txs = s.bySender.get(sender);
-    let n = stateNonce;
-    while (txs?.has(n)) n++;
-    return n;
+  function newMachine(s: PoolState, hash: Hex) {
+    const machine = createActor(transactionMachine, {
+      clock,
+      input: { hash, receivedAtBlock: s.head.number, maxAgeBlocks: opts.maxAgeBlocks, maxAgeMs: opts.maxAgeMs, confirmDepth: opts.confirmDepth },
+    });
+    // Every other end is reached inside a pool handler, after the entry left the book; only the
+    // age timer ends a machine on its own, and the pool hears of it in its mailbox.
+    machine.subscribe({
+      complete: () => {
+        if (s.book.get(hash)?.machine !== machine) return;
+        try { deps.self().tell({ type: 'tx.expired', hash }); } catch { /* stopping: nothing to tidy */ }
+      },
+    });
+    return machine.start();
+  }
+
+  /** Takes a live entry out of the pool, then tells its machine why (so its end is never mistaken for expiry). */
+  function finish(s: PoolState, e: Entry, event: TxMachineEvent) {
+    s.book.remove(e);
+    e.machine.send(event);
+  }
+
+  /**
+   * The miner hears of pool changes that alter its next block outside a head change (which it
+   * sees anyway) or its own report of transactions it could not include.
+   */
+  const removed = (e: Entry) => bus.publish({ type: 'pool.txRemoved', hash: e.data.hash });
+
+  const drop = (s: PoolState, e: Entry, reason: DropReason, detail: string) => finish(s, e, { type: 'tx.dropped', reason, detail });
+
+  /**
+   * Brings a sender's entries in line with its account nonce: nonces already used are dropped,
+   * the contiguous run from the account nonce is pending, the rest is queued. Returns the entries
+   * that became pending.
+   */
+  async function settle(s: PoolState, sender: Hex): Promise<Entry[]> {
+    const entries = s.book.ofSender(sender);
+    if (entries.length === 0) return [];
+    const { nonce } = await account(s, sender);
+    const gap = s.book.firstGap(sender, nonce);
+    const promoted: Entry[] = [];
+    for (const e of entries) {
+      if (e.data.nonce < nonce) {
+        drop(s, e, 'invalid', `nonce ${e.data.nonce} was used by another transaction on chain`);
+        continue;
+      }
+      const state = stateOf(e);
+      if (e.data.nonce < gap && state === 'queued') {
+        e.machine.send({ type: 'tx.promoted' });
+        promoted.push(e);
+      } else if (e.data.nonce >= gap && state === 'pending') {
+        e.machine.send({ type: 'tx.demoted' });
+        removed(e);
+      }
+    }
+    return promoted;
+  }
+
+  const announce = (entries: readonly Entry[]) => {
+    for (const e of entries) if (stateOf(e) === 'pending') bus.publish({ type: 'pool.txAdded', tx: e.data.tx, pending: true });
   };
 
   async function admit(s: PoolState, tx: TypedTransaction): Promise<{ hash: Hex; pending: boolean }> {
     const hash = bytesToHex(tx.hash()) as Hex;
-    const known = s.byHash.get(hash);
-    if (known) {
-      const stateNonce = (await account(known.sender))?.nonce ?? 0n;
-      const where = known.nonce < pendingNonce(s, known.sender, stateNonce) ? 'pending' : 'queued';
-      throw txRejected(`${where} transaction with same hash already exists`);
-    }
-    const size = tx.serialize().length;
-    if (size > opts.maxTxBytes) throw txRejected(`transaction's size is higher than defined maximum: ${size} > ${opts.maxTxBytes}`);
-    const head = reader.head().header;
-    if (tx.gasLimit > head.gasLimit) {
-      throw txRejected(`transaction's gas limit of ${tx.gasLimit} is higher than the block's gas limit of ${head.gasLimit}`);
-    }
-    const sender = bytesToHex(tx.getSenderAddress().bytes) as Hex;
-    const acct = await account(sender);
-    const stateNonce = acct?.nonce ?? 0n;
-    if (tx.nonce < stateNonce) throw txRejected(`transaction nonce too low: the account's nonce is ${stateNonce}, the transaction's ${tx.nonce}`);
-    if (tx.nonce >= stateNonce + BigInt(opts.accountSlots)) {
-      throw txRejected(`transaction nonce too high: the account's nonce is ${stateNonce}, at most ${opts.accountSlots} ahead may wait`);
-    }
+    const known = s.book.get(hash);
+    if (known) throw txRejected(`${stateOf(known)} transaction with same hash already exists`);
+    const sender = senderOf(tx);
+    const machine = newMachine(s, hash);
+    const acct = await account(s, sender);
+    const existing = s.book.at(sender, tx.nonce);
     const gasPrice = gasPriceOf(tx);
-    const cost = gasPrice * tx.gasLimit + tx.value;
-    const balance = acct?.balance ?? 0n;
-    if (balance < cost) throw txRejected(`insufficient funds: the sender has ${balance} wei, the transaction needs ${cost}`);
-    if (gasPrice < head.minimumGasPrice) {
-      throw txRejected(`transaction's gas price lower than block's minimum: ${gasPrice} < ${head.minimumGasPrice}`);
-    }
-    const intrinsic = tx.getIntrinsicGas();
-    if (intrinsic > tx.gasLimit) throw txRejected(`transaction's basic cost is above the gas limit: ${intrinsic} > ${tx.gasLimit} (intrinsic gas too low)`);
-    const existing = s.bySender.get(sender)?.get(tx.nonce);
-    if (existing) {
-      const needed = (existing.gasPrice * (100n + opts.priceBumpPercent)) / 100n;
-      if (gasPrice <= existing.gasPrice || gasPrice < needed) {
-        throw txRejected(`gas price not enough to bump transaction: ${gasPrice} given, at least ${needed} needed to replace ${existing.hash}`);
+    let problem = admissionProblem({
+      tx, head: s.head.header, account: acct, replacing: existing?.data.gasPrice, othersCost: s.book.senderCost(sender, tx.nonce),
+    }, opts);
+    let victim: Entry | undefined;
+    if (!problem && !existing && s.book.size >= opts.maxTxs) {
+      victim = s.book.cheapestTail();
+      if (!victim || victim.data.gasPrice >= gasPrice) {
+        problem = `transaction pool is full (${opts.maxTxs} transactions): a gas price above ${victim?.data.gasPrice ?? 0n} is needed to evict the cheapest`;
       }
-      remove(s, existing);
-    } else if (s.byHash.size >= opts.maxTxs) {
-      throw txRejected(`transaction pool is full (${opts.maxTxs} transactions)`);
     }
-    const entry: PoolTx = Object.freeze({ tx, hash, sender, nonce: tx.nonce, gasPrice, receivedAtMs: Date.now() });
-    s.byHash.set(hash, entry);
-    let bySender = s.bySender.get(sender);
-    if (!bySender) s.bySender.set(sender, (bySender = new Map()));
-    bySender.set(tx.nonce, entry);
-    const pending = tx.nonce < pendingNonce(s, sender, stateNonce);
+    if (problem) {
+      machine.send({ type: 'tx.rejected', reason: problem });
+      throw txRejected(problem);
+    }
+    if (victim) {
+      drop(s, victim, 'evicted', `evicted by ${hash}: the pool is full and it paid the least`);
+      removed(victim);
+      announce(await settle(s, victim.data.sender));
+    }
+    if (existing) {
+      finish(s, existing, { type: 'tx.replaced', by: hash });
+      removed(existing);
+    }
+    const entry: Entry = { data: Object.freeze({ tx, hash, sender, nonce: tx.nonce, gasPrice, receivedAtMs: Date.now() }), machine };
+    s.book.add(entry);
+    const pending = tx.nonce < s.book.firstGap(sender, acct.nonce);
+    machine.send({ type: 'tx.validated', executable: pending });
     bus.publish({ type: 'pool.txAdded', tx, pending });
+    // Filling a gap can make the nonces after it executable.
+    if (pending && s.book.at(sender, tx.nonce + 1n)) announce(await settle(s, sender));
     return { hash, pending };
   }
 
-  async function executable(s: PoolState, maxGas: bigint): Promise<TypedTransaction[]> {
-    // Per sender, the contiguous run of nonces from its account nonce.
-    const runs: PoolTx[][] = [];
-    for (const [sender, txs] of s.bySender) {
-      let n = (await account(sender))?.nonce ?? 0n;
-      const run: PoolTx[] = [];
-      for (let p = txs.get(n); p; p = txs.get(++n)) run.push(p);
-      if (run.length) runs.push(run);
+  /** Every live and recently mined machine sees the new height: some expire, some are confirmed. */
+  function advance(s: PoolState, touched: Set<Hex>) {
+    const event = { type: 'chain.advanced', number: s.head.number } as const;
+    for (const e of [...s.book.entries()]) {
+      if (!e.machine.getSnapshot().can(event)) continue;
+      touched.add(e.data.sender);
+      finish(s, e, event);
     }
-    // Merge: always take the highest-priced next transaction among senders (nonce order kept per sender).
-    const out: TypedTransaction[] = [];
-    let gas = 0n;
-    const cursors = runs.map(() => 0);
-    for (;;) {
-      let best = -1;
-      for (let i = 0; i < runs.length; i++) {
-        const next = runs[i]![cursors[i]!];
-        if (next && (best < 0 || next.gasPrice > runs[best]![cursors[best]!]!.gasPrice)) best = i;
-      }
-      if (best < 0) break;
-      const p = runs[best]![cursors[best]!++]!;
-      if (gas + p.tx.gasLimit > maxGas) { cursors[best] = runs[best]!.length; continue; }
-      gas += p.tx.gasLimit;
-      out.push(p.tx);
+    for (const [hash, e] of s.included) {
+      if (!e.machine.getSnapshot().can(event)) continue;
+      s.included.delete(hash);
+      e.machine.send(event);
     }
-    return out;
   }
 
-  async function pruneIncluded(s: PoolState): Promise<void> {
-    for (const [sender, txs] of [...s.bySender]) {
-      const nonce = (await account(sender))?.nonce ?? 0n;
-      for (const p of [...txs.values()]) if (p.nonce < nonce) remove(s, p);
-    }
+  /** A rewind (evm_revert, evm_reset) discards the pool: nothing returns, nothing waits. */
+  function clear(s: PoolState) {
+    for (const e of [...s.book.entries()]) drop(s, e, 'cleared', 'the chain was rewound');
+    for (const e of s.included.values()) e.machine.send({ type: 'tx.dropped', reason: 'cleared', detail: 'the chain was rewound' });
+    s.included.clear();
   }
+
+  /** Transactions of blocks that left the chain come back, oldest first so each sender's nonces arrive in order. */
+  async function returnRetracted(s: PoolState, removed: readonly Block[], touched: Set<Hex>): Promise<Entry[]> {
+    const returned: Entry[] = [];
+    for (const block of [...removed].reverse()) {
+      for (const tx of block.txs) {
+        const hash = bytesToHex(tx.hash()) as Hex;
+        const mined = s.included.get(hash);
+        if (!mined) {
+          await admit(s, tx).catch(() => undefined); // no longer valid on the new chain: it stays out
+          continue;
+        }
+        s.included.delete(hash);
+        mined.machine.send({ type: 'chain.reorged', number: s.head.number });
+        const occupant = s.book.at(mined.data.sender, mined.data.nonce);
+        if (occupant) {
+          mined.machine.send({ type: 'tx.replaced', by: occupant.data.hash });
+          continue;
+        }
+        s.book.add(mined);
+        touched.add(mined.data.sender);
+        returned.push(mined);
+      }
+    }
+    return returned;
+  }
+
+  async function onHeadChanged(s: PoolState, change: HeadChange) {
+    s.head = change.head;
+    if (change.rewound) return clear(s);
+    const touched = new Set<Hex>();
+    const returned = await returnRetracted(s, change.removed, touched);
+    for (const block of change.added) {
+      for (const tx of block.txs) {
+        // A sender's account nonce moves only when a block carries its transactions.
+        touched.add(senderOf(tx));
+        const e = s.book.get(bytesToHex(tx.hash()) as Hex);
+        if (!e) continue;
+        s.book.remove(e);
+        e.machine.send({ type: 'tx.included', blockHash: bytesToHex(block.hash) as Hex, number: block.header.number });
+        s.included.set(e.data.hash, e);
+      }
+    }
+    advance(s, touched);
+    const promoted: Entry[] = [];
+    for (const sender of touched) promoted.push(...(await settle(s, sender)));
+    announce([...returned.filter((e) => s.book.get(e.data.hash) === e), ...promoted]);
+  }
+
+  const byState = (s: PoolState, state: 'pending' | 'queued') => [...s.book.entries()].filter((e) => stateOf(e) === state);
 
   return {
-    init: () => ({ byHash: new Map(), bySender: new Map() }),
+    init: () => ({ head: reader.head(), book: new PoolBook<Entry>(), included: new Map() }),
     async onTell(s, msg) {
-      if (msg.type === 'chain.headChanged') {
-        await pruneIncluded(s);
-        // Transactions of blocks that left the canonical chain go back to the pool.
-        for (const block of msg.removed) for (const tx of block.txs) await admit(s, tx).catch(() => {});
-      } else {
-        for (const hash of msg.hashes) {
-          const p = s.byHash.get(hash);
-          if (p) remove(s, p);
+      switch (msg.type) {
+        case 'chain.headChanged':
+          await onHeadChanged(s, msg);
+          break;
+        case 'tx.dropped':
+          for (const hash of msg.hashes) {
+            const e = s.book.get(hash);
+            if (!e) continue;
+            drop(s, e, 'invalid', msg.reason);
+            announce(await settle(s, e.data.sender));
+          }
+          break;
+        case 'tx.expired': {
+          const e = s.book.get(msg.hash);
+          if (!e || e.machine.getSnapshot().status !== 'done') break;
+          s.book.remove(e);
+          removed(e);
+          announce(await settle(s, e.data.sender));
+          break;
         }
       }
       return s;
     },
     onAsk: {
       'tx.submit': async (s, { tx }) => [s, await admit(s, tx)],
-      'pool.executable': async (s, { maxGas }) => [s, await executable(s, maxGas)],
-      'pool.nextNonce': async (s, { sender }) => [s, pendingNonce(s, sender, (await account(sender))?.nonce ?? 0n)],
-      'pool.get': (s, { hash }) => [s, s.byHash.get(hash)],
-      'pool.list': async (s) => {
-        const pending: PoolTx[] = [];
-        const queued: PoolTx[] = [];
-        for (const [sender, txs] of s.bySender) {
-          const next = pendingNonce(s, sender, (await account(sender))?.nonce ?? 0n);
-          for (const p of txs.values()) (p.nonce < next ? pending : queued).push(p);
+      'pool.executable': (s, { maxGas }) => {
+        const runs = new Map<Hex, PoolTx[]>();
+        for (const e of byState(s, 'pending')) {
+          const run = runs.get(e.data.sender) ?? [];
+          run.push(e.data);
+          runs.set(e.data.sender, run);
         }
-        return [s, { pending, queued }];
+        for (const run of runs.values()) run.sort((a, b) => (a.nonce < b.nonce ? -1 : 1));
+        return [s, inclusionOrder([...runs.values()], maxGas)];
       },
+      'pool.nextNonce': async (s, { sender }) => [s, s.book.firstGap(sender, (await account(s, sender)).nonce)],
+      'pool.get': (s, { hash }) => [s, s.book.get(hash)?.data],
+      'pool.list': (s) => [s, { pending: byState(s, 'pending').map((e) => e.data), queued: byState(s, 'queued').map((e) => e.data) }],
+    },
+    onStop(s) {
+      for (const e of s.book.entries()) e.machine.stop();
+      for (const e of s.included.values()) e.machine.stop();
     },
   };
 }

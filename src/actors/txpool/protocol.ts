@@ -1,7 +1,10 @@
 /**
  * The transaction pool owns the pending (executable) and queued (nonce gap) transactions, by
- * sender and nonce. The RPC layer submits decoded transactions; the miner asks for the executable
- * ones in inclusion order; chain.headChanged prunes what the new head included.
+ * sender and nonce, and one lifecycle machine per transaction (src/machines/transaction.machine.ts),
+ * including those of recently mined transactions so a reorg can return them. The RPC layer submits
+ * decoded transactions and reads the pool; the miner asks for the executable ones in inclusion
+ * order and reports transactions a block could not include; chain.headChanged tells it what the
+ * chain included, retracted or rewound. It publishes pool.txAdded and pool.txRemoved on the bus.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Hex } from '../../chain/bytes.ts';
@@ -19,7 +22,10 @@ export interface PoolTx {
 export type TxPoolProtocol = {
   tell:
     | ({ type: 'chain.headChanged' } & HeadChange)
-    | { type: 'tx.dropped'; hashes: Hex[]; reason: string };
+    /** From the miner: transactions a block build refused (no longer valid). */
+    | { type: 'tx.dropped'; hashes: Hex[]; reason: string }
+    /** From a transaction's own machine: its age timer fired and it is done. */
+    | { type: 'tx.expired'; hash: Hex };
   ask: {
     /** Validates and admits a transaction; rejects with NodeError TX_REJECTED and the reason. */
     'tx.submit': { req: { tx: TypedTransaction }; res: { hash: Hex; pending: boolean } };
@@ -27,6 +33,7 @@ export type TxPoolProtocol = {
     'pool.executable': { req: { maxGas: bigint }; res: TypedTransaction[] };
     /** Next nonce for a sender counting its pending transactions. */
     'pool.nextNonce': { req: { sender: Hex }; res: bigint };
+    /** A pending or queued transaction. */
     'pool.get': { req: { hash: Hex }; res: PoolTx | undefined };
     'pool.list': { req: {}; res: { pending: PoolTx[]; queued: PoolTx[] } };
   };

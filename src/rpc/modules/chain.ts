@@ -18,11 +18,11 @@ import { PROTOCOL_VERSION } from './eth/node.ts';
 /** The header RLP whose keccak-256 is the block hash (parent-chain header included, coinbase and proof not: RSKIP92). */
 const rawHeader = (header: BlockHeader | undefined) => (header ? hex(encodeHashingHeader(header)) : null);
 
-export const chainModule = (deps: Pick<RpcDeps, 'reader'>) => {
+export const chainModule = (deps: Pick<RpcDeps, 'reader' | 'pending'>) => {
   const { reader } = deps;
   return {
     chain_getRawBlockHeaderByHash: method([['hash', hash32]], async ([h]) => rawHeader(await reader.getHeader(h))),
-    chain_getRawBlockHeaderByNumber: method([['block', blockSelector]], async ([sel]) => rawHeader((await findBlock(reader, sel))?.header)),
+    chain_getRawBlockHeaderByNumber: method([['block', blockSelector]], async ([sel]) => rawHeader((await findBlock(reader, sel, deps.pending))?.header)),
 
     /** The receipt as the receipts trie holds it (Ethereum consensus encoding); null if not on the canonical chain. */
     chain_getRawTransactionReceiptByHash: method([['hash', hash32]], async ([h]) => {

@@ -5,10 +5,13 @@ import { applySwitches, enabledModules, type RpcSwitches } from '../switches.ts'
 import { chainModule } from './chain.ts';
 import { debugModule } from './debug.ts';
 import { ethModule } from './eth/index.ts';
+import { evmModule } from './evm.ts';
 import { mnrModule } from './mnr.ts';
 import { netModule } from './net.ts';
+import { personalModule } from './personal.ts';
 import { rpcModule } from './rpc.ts';
 import { traceModule } from './trace.ts';
+import { txpoolModule } from './txpool.ts';
 import { unsupportedMethods } from './unsupported.ts';
 import { walletDisabledMethods } from './walletDisabled.ts';
 import { web3Module } from './web3.ts';
@@ -18,7 +21,9 @@ export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
     ...web3Module(deps),
     ...netModule(deps),
     ...ethModule(deps),
-    ...(deps.accounts.size ? {} : walletDisabledMethods()),
+    ...(deps.wallet ? personalModule(deps.wallet, deps) : walletDisabledMethods()),
+    ...txpoolModule(deps),
+    ...evmModule(deps),
     ...mnrModule(deps),
     ...debugModule(deps),
     ...traceModule(deps),

@@ -60,7 +60,7 @@ function ends(t: ParityTrace): [string | undefined, string | undefined] {
   return [a.from ?? undefined, to ?? undefined];
 }
 
-export const traceModule = (deps: Pick<RpcDeps, 'reader' | 'replayer'>) => {
+export const traceModule = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'pending'>) => {
   const { reader, replayer } = deps;
 
   async function blockTraces(block: Block): Promise<ParityTrace[]> {
@@ -85,7 +85,7 @@ export const traceModule = (deps: Pick<RpcDeps, 'reader' | 'replayer'>) => {
     }),
 
     trace_block: method([['block', blockSelector]], async ([sel]) => {
-      const block = await findBlock(reader, sel);
+      const block = await findBlock(reader, sel, deps.pending);
       return block ? blockTraces(block) : null;
     }),
 

@@ -1,19 +1,22 @@
 /** eth_* block, transaction and receipt lookups (spec 4.3 'Blocks and transactions'): null when not found. */
 import { hex, quantity, ZERO_HASH } from '../../../chain/bytes.ts';
 import type { Block } from '../../../chain/block.ts';
-import { findBlock } from '../../blocks.ts';
+import { findBlock, isPending } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { formatBlock, formatReceipt, formatTx, formatUncle } from '../../format.ts';
+import { formatPendingBlock } from '../../pending.ts';
 import { method } from '../../method.ts';
 import { blockNumberOrTag, bool, hash32, index, optional, type BlockSelector } from '../../params.ts';
 
 export const ethBlockMethods = (deps: RpcDeps) => {
-  const { reader } = deps;
+  const { reader, pending } = deps;
   const byHash = (hash: Uint8Array): BlockSelector => ({ kind: 'hash', hash, requireCanonical: false });
   const blockJson = async (block: Block | undefined, full: boolean) =>
     block ? formatBlock(block, (await reader.totalDifficulty(block.hash)) ?? 0n, full) : null;
-  const txAt = (block: Block | undefined, i: number) =>
-    block && i < block.txs.length ? formatTx(block.txs[i]!, { blockHash: block.hash, blockNumber: block.header.number, index: i }) : null;
+  const txAt = (block: Block | undefined, i: number, inPending = false) => {
+    if (!block || i >= block.txs.length) return null;
+    return formatTx(block.txs[i]!, inPending ? undefined : { blockHash: block.hash, blockNumber: block.header.number, index: i });
+  };
   const uncleAt = async (block: Block | undefined, i: number) => {
     const uncle = block?.uncles[i];
     if (!uncle) return null;
@@ -25,15 +28,15 @@ export const ethBlockMethods = (deps: RpcDeps) => {
     eth_getBlockByHash: method([['hash', hash32], ['full', optional(bool, false)]], async ([h, full]) =>
       blockJson(await findBlock(reader, byHash(h)), full)),
     eth_getBlockByNumber: method([['block', blockNumberOrTag], ['full', optional(bool, false)]], async ([sel, full]) =>
-      blockJson(await findBlock(reader, sel), full)),
+      (isPending(sel) ? formatPendingBlock(await pending.get(), full) : blockJson(await findBlock(reader, sel), full))),
     eth_getBlockTransactionCountByHash: method([['hash', hash32]], async ([h]) => count((await findBlock(reader, byHash(h)))?.txs.length)),
-    eth_getBlockTransactionCountByNumber: method([['block', blockNumberOrTag]], async ([sel]) => count((await findBlock(reader, sel))?.txs.length)),
+    eth_getBlockTransactionCountByNumber: method([['block', blockNumberOrTag]], async ([sel]) => count((await findBlock(reader, sel, pending))?.txs.length)),
     eth_getUncleCountByBlockHash: method([['hash', hash32]], async ([h]) => count((await findBlock(reader, byHash(h)))?.uncles.length)),
-    eth_getUncleCountByBlockNumber: method([['block', blockNumberOrTag]], async ([sel]) => count((await findBlock(reader, sel))?.uncles.length)),
+    eth_getUncleCountByBlockNumber: method([['block', blockNumberOrTag]], async ([sel]) => count((await findBlock(reader, sel, pending))?.uncles.length)),
     eth_getUncleByBlockHashAndIndex: method([['hash', hash32], ['index', index]], async ([h, i]) => uncleAt(await findBlock(reader, byHash(h)), i)),
-    eth_getUncleByBlockNumberAndIndex: method([['block', blockNumberOrTag], ['index', index]], async ([sel, i]) => uncleAt(await findBlock(reader, sel), i)),
+    eth_getUncleByBlockNumberAndIndex: method([['block', blockNumberOrTag], ['index', index]], async ([sel, i]) => uncleAt(await findBlock(reader, sel, pending), i)),
     eth_getTransactionByBlockHashAndIndex: method([['hash', hash32], ['index', index]], async ([h, i]) => txAt(await findBlock(reader, byHash(h)), i)),
-    eth_getTransactionByBlockNumberAndIndex: method([['block', blockNumberOrTag], ['index', index]], async ([sel, i]) => txAt(await findBlock(reader, sel), i)),
+    eth_getTransactionByBlockNumberAndIndex: method([['block', blockNumberOrTag], ['index', index]], async ([sel, i]) => txAt(await findBlock(reader, sel, pending), i, isPending(sel))),
     eth_getTransactionByHash: method([['hash', hash32]], async ([h]) => {
       const loc = await reader.txLocation(h);
       if (loc) return txAt(await reader.getBlock(loc.blockHash), loc.index);
@@ -48,8 +51,9 @@ export const ethBlockMethods = (deps: RpcDeps) => {
     }),
     /** Pending transactions sent from the accounts this node holds (spec 2.5: zero block hash, null number). */
     eth_pendingTransactions: method([], async () => {
-      const { pending } = await deps.txpool.ask('pool.list', {});
-      return pending.filter((p) => deps.accounts.has(p.sender)).map((p) => formatTx(p.tx, undefined, hex(ZERO_HASH)));
+      const { pending: txs } = await deps.txpool.ask('pool.list', {});
+      const held = new Set(deps.wallet?.accounts());
+      return txs.filter((p) => held.has(p.sender)).map((p) => formatTx(p.tx, undefined, hex(ZERO_HASH)));
     }),
   };
 };

@@ -5,12 +5,14 @@ import { ethCallMethods } from './calls.ts';
 import { ethMiningMethods } from './mining.ts';
 import { ethNodeMethods } from './node.ts';
 import { ethStateMethods } from './state.ts';
+import { ethWalletMethods } from './wallet.ts';
 
 export const ethModule = (deps: RpcDeps) => ({
   ...ethNodeMethods(deps),
   ...ethStateMethods(deps),
   ...ethBlockMethods(deps),
   ...ethCallMethods(deps),
+  ...(deps.wallet ? ethWalletMethods(deps.wallet, deps) : {}),
   ...ethMiningMethods(deps),
   ...ethBridgeMethods(deps),
 });

@@ -2,14 +2,14 @@
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import { Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { hex, quantity, uintBytes } from '../../../chain/bytes.ts';
-import { requireBlock } from '../../blocks.ts';
+import { isPending, stateView } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';
 import { address, blockSelector, hash32, LATEST, optional, quantity as quantityParam, type BlockSelector } from '../../params.ts';
 import { invalidParams } from '../../errors.ts';
 
 export const ethStateMethods = (deps: RpcDeps) => {
-  const stateAt = async (sel: BlockSelector) => deps.reader.stateAt((await requireBlock(deps.reader, sel)).header.stateRoot);
+  const stateAt = async (sel: BlockSelector) => (await stateView(deps, sel)).state;
   const slotKey = (slot: bigint) => setLengthLeft(uintBytes(slot), 32);
   return {
     eth_getBalance: method([['address', address], ['block', optional(blockSelector, LATEST)]], async ([a, sel]) => {
@@ -17,7 +17,8 @@ export const ethStateMethods = (deps: RpcDeps) => {
       return quantity(account?.balance ?? 0n);
     }),
     eth_getTransactionCount: method([['address', address], ['block', optional(blockSelector, LATEST)]], async ([a, sel]) => {
-      if (sel.kind === 'tag' && sel.tag === 'pending') return quantity(await deps.txpool.ask('pool.nextNonce', { sender: hex(a) }));
+      // The nonce a new transaction needs: it counts every pending transaction, also those the pending block has no room for.
+      if (isPending(sel)) return quantity(await deps.txpool.ask('pool.nextNonce', { sender: hex(a) }));
       const account = await (await stateAt(sel)).getAccount(new Address(a));
       return quantity(account?.nonce ?? 0n);
     }),

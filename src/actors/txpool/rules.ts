@@ -1,0 +1,77 @@
+/**
+ * Pool admission rules (node-behaviour.md §4), in the reference's order and with its messages
+ * (plus the numbers that make each one actionable). Pure: the pool reads the account and the pool
+ * entries it needs and asks `admissionProblem` what, if anything, is wrong. Decoding (chain id,
+ * signature, transaction type, EIP-3860 init code size) was checked before, by decodeTx.
+ */
+import type { TypedTransaction } from '@ethereumjs/tx';
+import type { BlockHeader } from '../../chain/header.ts';
+
+export interface TxPoolOptions {
+  /** Largest accepted transaction (reference: 128 KiB). */
+  readonly maxTxBytes: number;
+  /** How far past the account nonce a transaction may wait: the per-sender limit (reference `accountSlots` 16; 64 here). */
+  readonly accountSlots: number;
+  /** Transactions held in all; past it the cheapest is evicted for a better-paying one. */
+  readonly maxTxs: number;
+  /** Replacement needs a gas price at least this much higher, in percent (reference 40). */
+  readonly priceBumpPercent: bigint;
+  /** Expiry (reference `transaction.outdated.threshold` / `.timeout`): more than this many blocks, or this long, since arrival. */
+  readonly maxAgeBlocks: bigint;
+  readonly maxAgeMs: number;
+  /** Blocks after which a mined transaction is forgotten; a reorg deeper than this re-admits it as new. */
+  readonly confirmDepth: bigint;
+}
+
+export const DEFAULT_TXPOOL_OPTIONS: TxPoolOptions = {
+  maxTxBytes: 131_072, accountSlots: 64, maxTxs: 20_000, priceBumpPercent: 40n, maxAgeBlocks: 10n, maxAgeMs: 650_000, confirmDepth: 64n,
+};
+
+/** RSKIP252: a gas price above this multiple of the block minimum is refused (when the minimum is not 0). */
+export const GAS_PRICE_CAP_FACTOR = 80n;
+
+export const gasPriceOf = (tx: TypedTransaction): bigint => (tx as unknown as { gasPrice: bigint }).gasPrice;
+/** The most a transaction can take from its sender: value plus its whole gas at its price. */
+export const maxCostOf = (tx: TypedTransaction): bigint => gasPriceOf(tx) * tx.gasLimit + tx.value;
+
+export interface AdmissionFacts {
+  readonly tx: TypedTransaction;
+  readonly head: BlockHeader;
+  readonly account: { readonly nonce: bigint; readonly balance: bigint };
+  /** Gas price of the pool transaction with the same sender and nonce, if any. */
+  readonly replacing?: bigint;
+  /** What the sender's other pool transactions (the replaced one excluded) may cost at most. */
+  readonly othersCost: bigint;
+}
+
+/** The reason the pool refuses this transaction, or undefined if it may enter. */
+export function admissionProblem(f: AdmissionFacts, opts: TxPoolOptions): string | undefined {
+  const { tx, head, account } = f;
+  const size = tx.serialize().length;
+  if (size > opts.maxTxBytes) return `transaction's size is higher than defined maximum: ${size} > ${opts.maxTxBytes}`;
+  if (tx.gasLimit > head.gasLimit) {
+    return `transaction's gas limit of ${tx.gasLimit} is higher than the block's gas limit of ${head.gasLimit}`;
+  }
+  if (tx.nonce < account.nonce) return `transaction nonce too low: the account's nonce is ${account.nonce}, the transaction's ${tx.nonce}`;
+  if (tx.nonce >= account.nonce + BigInt(opts.accountSlots)) {
+    return `transaction nonce too high: the account's nonce is ${account.nonce}, at most ${opts.accountSlots} ahead may wait`;
+  }
+  const gasPrice = gasPriceOf(tx);
+  const cost = maxCostOf(tx);
+  if (account.balance < cost) return `insufficient funds: the sender has ${account.balance} wei, the transaction needs ${cost}`;
+  if (gasPrice < head.minimumGasPrice) return `transaction's gas price lower than block's minimum: ${gasPrice} < ${head.minimumGasPrice}`;
+  const intrinsic = tx.getIntrinsicGas();
+  if (intrinsic > tx.gasLimit) return `transaction's basic cost is above the gas limit: ${intrinsic} > ${tx.gasLimit} (intrinsic gas too low)`;
+  const cap = head.minimumGasPrice * GAS_PRICE_CAP_FACTOR;
+  if (cap > 0n && gasPrice > cap) return `transaction's gas price exceeds cap: ${gasPrice} > ${cap} (${GAS_PRICE_CAP_FACTOR} × the block's minimum)`;
+  if (f.replacing !== undefined) {
+    const needed = (f.replacing * (100n + opts.priceBumpPercent)) / 100n;
+    if (gasPrice <= f.replacing || gasPrice < needed) {
+      return `gas price not enough to bump transaction: ${gasPrice} given, at least ${needed > f.replacing ? needed : f.replacing + 1n} needed (${opts.priceBumpPercent}% over ${f.replacing})`;
+    }
+  }
+  if (f.othersCost + cost > account.balance) {
+    return `insufficient funds to pay for pending and new transactions: the sender has ${account.balance} wei, its pool transactions need ${f.othersCost + cost}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,15 @@
+/** eth_sign and eth_sendTransaction: signed by the node's unlocked accounts (spec 4.3, 5.3; rpc-methods.md §4.2). */
+import type { Wallet } from '../../../accounts/wallet.ts';
+import { hex } from '../../../chain/bytes.ts';
+import type { RpcDeps } from '../../deps.ts';
+import { method } from '../../method.ts';
+import { address, data, txArgs } from '../../params.ts';
+import { submitTx, unsignedTx } from '../../transactions.ts';
+
+export const ethWalletMethods = (wallet: Wallet, deps: Pick<RpcDeps, 'reader' | 'txpool'>) => ({
+  eth_sign: method([['address', address], ['message', data]], ([a, message]) => hex(wallet.signMessage(hex(a), message))),
+  eth_sendTransaction: method([['transaction', txArgs]], async ([args]) => {
+    const { from, tx } = await unsignedTx(deps, args, 'eth_sendTransaction');
+    return submitTx(deps, await wallet.signTransaction(from, tx));
+  }),
+});

@@ -1,0 +1,59 @@
+/**
+ * The `pending` block (spec 2.1): the block this node would mine next, built on the head from the
+ * pool's executable transactions by the miner (its current template, so it carries the same
+ * coinbase, timestamp offset and minimum gas price), executed but never committed. Its state is
+ * read through the template's own trie nodes; calls at `pending` run on it.
+ */
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { ActorRef } from '../actors/kernel/index.ts';
+import type { MinerProtocol } from '../actors/miner/index.ts';
+import { makeBlock, type Block } from '../chain/block.ts';
+import { hex } from '../chain/bytes.ts';
+import { CallExecutor } from '../chain/calls.ts';
+import { stateManagerAt } from '../chain/execution.ts';
+import type { ChainReader } from '../chain/reader.ts';
+import type { Template } from '../chain/writer.ts';
+import { formatBlock, formatTx } from './format.ts';
+
+export interface PendingBlock {
+  readonly block: Block;
+  readonly totalDifficulty: bigint;
+  /** Read-only state after the pending block's transactions. */
+  readonly state: MerkleStateManager;
+  /** eth_call / eth_estimateGas on that state. */
+  readonly calls: CallExecutor;
+}
+
+/** Template building can execute a full block: allow it the miner's own build deadline. */
+const BUILD_TIMEOUT_MS = 30_000;
+
+export class PendingBlocks {
+  #last: { readonly template: Template; readonly view: PendingBlock } | undefined;
+
+  constructor(private readonly reader: ChainReader, private readonly miner: ActorRef<MinerProtocol>) {}
+
+  /** The current pending block; the same object until the head or the pool changes. */
+  async get(): Promise<PendingBlock> {
+    const template = await this.miner.ask('block.pending', {}, BUILD_TIMEOUT_MS);
+    if (this.#last?.template === template) return this.#last.view;
+    const { header } = template;
+    const parentTd = (await this.reader.totalDifficulty(header.parentHash)) ?? 0n;
+    const view: PendingBlock = Object.freeze({
+      block: makeBlock(header, template.txs, template.uncles),
+      totalDifficulty: parentTd + header.difficulty + template.uncles.reduce((sum, u) => sum + u.difficulty, 0n),
+      state: stateManagerAt(template.stateDb, header.stateRoot, this.reader.common, 10_000),
+      calls: new CallExecutor(this.reader, 2, template.stateDb),
+    });
+    this.#last = { template, view };
+    return view;
+  }
+}
+
+/** Spec 2.4: a pending block has no number, hash, nonce or logs bloom yet; its transactions no position. */
+export function formatPendingBlock(p: PendingBlock, fullTxs: boolean) {
+  return {
+    ...formatBlock(p.block, p.totalDifficulty, false),
+    number: null, hash: null, nonce: null, logsBloom: null,
+    transactions: p.block.txs.map((tx) => (fullTxs ? formatTx(tx, undefined) : hex(tx.hash()))),
+  };
+}
