@@ -5,6 +5,7 @@ import { fromHex } from './chain/bytes.ts';
 import { NETWORKS, type NetworkName } from './chain/networks.ts';
 import type { MiningMode } from './actors/miner/index.ts';
 import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './actors/txpool/index.ts';
+import { DEFAULT_FILTER_OPTIONS } from './actors/filterSupervisor/index.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from './rpc/hosted.ts';
 import { resolveSwitches, type RpcSwitches } from './rpc/switches.ts';
 
@@ -19,6 +20,16 @@ export interface NodeConfig {
   minGasPrice: bigint;
   /** Print the development accounts and their keys at start. */
   quiet: boolean;
+  p2p: {
+    host: string;
+    /** 0 picks a free port. */
+    port: number;
+    /** Multiaddrs of peers to join, each ending in /p2p/<peer id>. */
+    bootnodes: string[];
+    maxPeers: number;
+    /** First ban length after an invalid block or message (node-behaviour.md §12: 12 minutes). */
+    punishmentMs: number;
+  };
   /** RPC module and method switches; undefined: the network's defaults (src/rpc/switches.ts). */
   rpcModules?: RpcSwitches;
   /** Hosted mode: only `/<API_KEY>` is served, per-key rate limits, and the node holds no keys. */
@@ -27,6 +38,8 @@ export interface NodeConfig {
   txpool?: Partial<TxPoolOptions>;
   /** Encrypt key files with geth's light scrypt parameters (fast, weaker) instead of the standard ones. */
   lightKdf?: boolean;
+  /** A polling filter not polled for this long is removed; undefined: 5 minutes. */
+  filterTimeoutMs?: number;
 }
 
 export const USAGE = `Usage: npm start -- [options]
@@ -42,6 +55,10 @@ export const USAGE = `Usage: npm start -- [options]
   --coinbase <address>                 address paid the block fees
   --min-gas-price <wei>                minimum gas price blocks move toward (default 0)
   --quiet                              do not print the development accounts
+  --p2p-host <host>                    peer-to-peer listen address (default 127.0.0.1)
+  --p2p-port <port>                    peer-to-peer TCP port (default 5050; 0 picks a free one)
+  --bootnodes <multiaddr,...>          peers to join, e.g. /ip4/127.0.0.1/tcp/5050/p2p/12D3KooW...
+  --max-peers <n>                      most peer connections (default 32)
   --rpc-modules <m1,m2,...>            exactly these RPC modules on (default: all on regtest; on testnet
                                        and mainnet all but personal, evm, debug, trace, sco and mnr)
   --rpc-enable-methods <a,b,...>       switch single methods on (only them, when their module is off)
@@ -56,6 +73,7 @@ export const USAGE = `Usage: npm start -- [options]
   --tx-expiry-blocks <n>               drop a pool transaction after more than <n> blocks (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeBlocks})
   --tx-expiry-seconds <s>              drop a pool transaction after <s> seconds (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeMs / 1000})
   --light-kdf                          encrypt new key files with light scrypt parameters (fast, for development)
+  --filter-timeout <s>                 remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})
   --help                               this text`;
 
 export function parseConfig(argv: string[]): NodeConfig {
@@ -72,6 +90,10 @@ export function parseConfig(argv: string[]): NodeConfig {
       coinbase: { type: 'string' },
       'min-gas-price': { type: 'string', default: '0' },
       quiet: { type: 'boolean', default: false },
+      'p2p-host': { type: 'string', default: '127.0.0.1' },
+      'p2p-port': { type: 'string', default: '5050' },
+      bootnodes: { type: 'string', default: '' },
+      'max-peers': { type: 'string', default: '32' },
       'rpc-modules': { type: 'string' },
       'rpc-enable-methods': { type: 'string' },
       'rpc-disable-methods': { type: 'string' },
@@ -84,6 +106,7 @@ export function parseConfig(argv: string[]): NodeConfig {
       'tx-expiry-blocks': { type: 'string' },
       'tx-expiry-seconds': { type: 'string' },
       'light-kdf': { type: 'boolean', default: false },
+      'filter-timeout': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -101,6 +124,12 @@ export function parseConfig(argv: string[]): NodeConfig {
   if (values.miner !== 'builtin' && values.miner !== 'external') throw new ConfigError(`--miner must be builtin or external, not ${values.miner}`);
   if (values.coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(values.coinbase)) throw new ConfigError('--coinbase must be a 20-byte hex address');
   if (!/^\d+$/.test(values['min-gas-price']!)) throw new ConfigError('--min-gas-price must be a whole number of wei');
+  const p2pPort = Number(values['p2p-port']);
+  if (!Number.isInteger(p2pPort) || p2pPort < 0 || p2pPort > 65535) throw new ConfigError(`--p2p-port must be a port number, not ${values['p2p-port']}`);
+  const maxPeers = Number(values['max-peers']);
+  if (!Number.isInteger(maxPeers) || maxPeers < 1) throw new ConfigError('--max-peers must be a positive whole number');
+  const bootnodes = values.bootnodes!.split(',').map((b) => b.trim()).filter(Boolean);
+  for (const b of bootnodes) if (!/^\/ip[46]\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(b)) throw new ConfigError(`--bootnodes: ${b} is not a multiaddr like /ip4/127.0.0.1/tcp/5050/p2p/<peer id>`);
   const list = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
   const rpcConfig = values['rpc-config'];
   const rpcModules = orConfigError('RPC module switches', () => resolveSwitches(network, {
@@ -118,6 +147,7 @@ export function parseConfig(argv: string[]): NodeConfig {
   };
   const expiryBlocks = positive('--tx-expiry-blocks', values['tx-expiry-blocks']);
   const expirySeconds = positive('--tx-expiry-seconds', values['tx-expiry-seconds']);
+  const filterTimeout = positive('--filter-timeout', values['filter-timeout']);
   return {
     network,
     dataDir: values['data-dir'] ?? `./data/${network}`,
@@ -128,6 +158,7 @@ export function parseConfig(argv: string[]): NodeConfig {
     coinbase: values.coinbase ? fromHex(values.coinbase) : NETWORKS[network].defaultCoinbase,
     minGasPrice: BigInt(values['min-gas-price']!),
     quiet: values.quiet!,
+    p2p: { host: values['p2p-host']!, port: p2pPort, bootnodes, maxPeers, punishmentMs: 12 * 60_000 },
     rpcModules,
     hosted,
     txpool: definedOnly({
@@ -137,6 +168,7 @@ export function parseConfig(argv: string[]): NodeConfig {
       maxAgeMs: expirySeconds === undefined ? undefined : expirySeconds * 1000,
     }),
     lightKdf: values['light-kdf']!,
+    filterTimeoutMs: filterTimeout === undefined ? undefined : filterTimeout * 1000,
   };
 }
 

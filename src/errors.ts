@@ -8,7 +8,8 @@ export type ErrorKind =
   | 'MM_SUBMIT_REJECTED' //   a merged-mining submission refused
   | 'BLOCK_NOT_FOUND' //      a block selector names a block this node does not have
   | 'UNAVAILABLE' //          the node cannot serve this right now (no work yet, mining off, …)
-  | 'LIMIT_EXCEEDED'; //      a request over a size or rate limit (trace size, requests per API key)
+  | 'LIMIT_EXCEEDED' //       a request over a size or rate limit (trace size, requests per API key, logs per query)
+  | 'FILTER_NOT_FOUND'; //    a filter id that is unknown, expired, uninstalled or dropped (the reason in the message)
 
 export class NodeError extends Error {
   constructor(readonly kind: ErrorKind, message: string, readonly data?: string) {

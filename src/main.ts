@@ -25,10 +25,11 @@ if (!config.quiet && network.devAccounts.length) {
 const mining = config.mining === 'auto' ? 'a block per batch of new transactions' : config.mining === 'interval' ? `a block every ${config.blockTimeMs} ms` : 'off';
 console.log(`Mining: ${mining}`);
 console.log(`JSON-RPC: ${node.rpcUrl}`);
+console.log(`P2P: ${node.p2p.multiaddrs.join(' ')}`);
 // The keys are secrets: say how many there are, never which.
 if (config.hosted) console.log(`Hosted mode: requests only at ${node.rpcUrl}/<API_KEY>, ${config.hosted.apiKeys.size} API keys, ${config.hosted.requestsPerMinute} requests per minute each; no keys held`);
 // A machine-readable line for scripts and the test harness.
-console.log(JSON.stringify({ ready: true, rpcUrl: node.rpcUrl }));
+console.log(JSON.stringify({ ready: true, rpcUrl: node.rpcUrl, peerId: node.p2p.peerId, multiaddrs: node.p2p.multiaddrs }));
 
 let signals = 0;
 const shutdown = (signal: string) => {

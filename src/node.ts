@@ -1,6 +1,6 @@
 /**
- * Composition root: spawns the actors in dependency order (chain → txpool → miner → RPC
- * listener) and stops them in reverse. Used by main.ts and by tests (in-process nodes).
+ * Composition root: spawns the actors in dependency order (chain → txpool → miner → block sync →
+ * peer manager → RPC listener) and stops them in reverse. Used by main.ts and by tests (in-process nodes).
  */
 import { hexToBytes } from '@ethereumjs/util';
 import { mkdirSync } from 'node:fs';
@@ -8,8 +8,12 @@ import { join } from 'node:path';
 import { LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.ts';
 import { Wallet } from './accounts/wallet.ts';
 import { spawnChain } from './actors/chain/index.ts';
+import { DEFAULT_FILTER_OPTIONS, spawnFilterSupervisor } from './actors/filterSupervisor/index.ts';
+import { toLiveEvent } from './actors/liveEvents.ts';
 import type { NodeEvent } from './actors/events.ts';
-import { createEventBus, type Actor, type Protocol } from './actors/kernel/index.ts';
+import { createEventBus, type Actor, type ActorRef, type EventBus, type Protocol } from './actors/kernel/index.ts';
+import type { PeerManagerProtocol } from './actors/peerManager/index.ts';
+import { startNetwork } from './network/index.ts';
 import { spawnMiner } from './actors/miner/index.ts';
 import { spawnRpcListener } from './actors/rpcListener/index.ts';
 import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool } from './actors/txpool/index.ts';
@@ -33,6 +37,12 @@ const REGTEST_MINER_KEY = '0xbcf6db3716f6a1100ac34bc8e102be662e04b1f7f297094a35e
 export interface RunningNode {
   readonly rpcUrl: string;
   readonly reader: ChainReader;
+  /** This node's peer id and p2p listen addresses (with /p2p/<id>), to give other nodes as bootnodes. */
+  readonly p2p: { readonly peerId: string; readonly multiaddrs: readonly string[] };
+  /** The node's event bus, for observers such as the benchmarks (events arrive as tells to an actor). */
+  readonly events: EventBus<NodeEvent>;
+  /** The peer manager: the testnet harness bans and unbans peers through it to partition nodes. */
+  readonly peers: ActorRef<PeerManagerProtocol>;
   /** Resolves when the node stops, by request or because an actor escalated a failure. */
   readonly stopped: Promise<void>;
   stop(): Promise<void>;
@@ -81,21 +91,32 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       return undefined;
     });
 
+    const net = await startNetwork({ dataDir: config.dataDir, ...config.p2p }, { reader, chain: chain.ref, txpool: txpool.ref, bus, start });
+    const p2pInfo = await net.peerManager.ref.ask('p2p.info', {});
+
     // The wallet (reference `wallet.enabled`) is on regtest only, with the development accounts and the reference
     // miner account always unlocked; a hosted endpoint holds no keys (spec 1.7, 5.3), not even those public ones.
     const wallet = network.name === 'regtest' && !config.hosted ? new Wallet({
       dir: join(config.dataDir, 'keystore'), scrypt: config.lightKdf ? LIGHT_SCRYPT : STANDARD_SCRYPT,
       devKeys: [...network.devAccounts.map((a) => a.privateKey), hexToBytes(REGTEST_MINER_KEY)],
     }) : undefined;
+    const filters = await start(spawnFilterSupervisor({
+      ...DEFAULT_FILTER_OPTIONS, idleTimeoutMs: config.filterTimeoutMs ?? DEFAULT_FILTER_OPTIONS.idleTimeoutMs,
+    }, { reader }));
+    bus.subscribe(filters.ref, toLiveEvent);
     const methods = buildMethods({
-      reader, chain: chain.ref, txpool: txpool.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader),
+      reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader),
       wallet, pending: new PendingBlocks(reader, miner.ref),
-      clientVersion: CLIENT_VERSION, coinbase: config.coinbase,
+      clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
     }, config.rpcModules ?? defaultSwitches(config.network));
     const gate = config.hosted && new HostedGate(config.hosted);
-    const listener = await start(spawnRpcListener(methods, config.rpcHost, config.rpcPort, gate));
+    const listener = await start(spawnRpcListener(methods, config.rpcHost, config.rpcPort, gate || undefined, reader));
+    bus.subscribe(listener.ref, toLiveEvent);
     const address = await listener.ref.ask('listener.address', {});
-    return { rpcUrl: `http://${address.address}:${address.port}`, reader, stopped, stop };
+    return {
+      rpcUrl: `http://${address.address}:${address.port}`, reader, stopped, stop, peers: net.peerManager.ref, events: bus,
+      p2p: { peerId: p2pInfo.peerId, multiaddrs: p2pInfo.multiaddrs },
+    };
   } catch (err) {
     await stop();
     throw err;

@@ -3,10 +3,11 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Block } from '../chain/block.ts';
 import type { Hex } from '../chain/bytes.ts';
 import type { HeadChange } from '../chain/writer.ts';
+import type { BlockOrigin } from './chain/protocol.ts';
 
 export type NodeEvent =
   | ({ type: 'chain.headChanged' } & HeadChange)
-  | { type: 'chain.blockImported'; block: Block; best: boolean }
+  | { type: 'chain.blockImported'; block: Block; best: boolean; origin: BlockOrigin }
   | { type: 'pool.txAdded'; tx: TypedTransaction; pending: boolean }
   /** Outside a head change, a transaction left the pool unmined (evicted, replaced, expired) or fell back from pending to queued. */
   | { type: 'pool.txRemoved'; hash: Hex };

@@ -4,9 +4,11 @@
  */
 import { createAccessList2930Tx, createLegacyTx } from '@ethereumjs/tx';
 import { Address, bytesToHex, type DB } from '@ethereumjs/util';
+import type { Block as EjsBlock } from '@ethereumjs/block';
 import type { VM } from '@ethereumjs/vm';
 import { ZERO_ADDRESS, ZERO_HASH } from './bytes.ts';
 import { createExecutionVM, executionBlock, stateManagerAt, type StoredLog } from './execution.ts';
+import { Lru } from './lru.ts';
 import { OverlayTrieDb } from './trieDb.ts';
 import type { BlockHeader } from './header.ts';
 import type { ChainReader } from './reader.ts';
@@ -43,6 +45,8 @@ export class CallExecutor {
   readonly #idle: PooledVm[] = [];
   #created = 0;
   readonly #waiters: (() => void)[] = [];
+  /** Execution contexts by header: building one costs more than a simple call. */
+  readonly #contexts = new Lru<string, EjsBlock>(32);
 
   /** `trieDb`: where state is read; a pending block's execution passes its own (committed nodes plus its writes). */
   constructor(
@@ -76,6 +80,19 @@ export class CallExecutor {
     this.#waiters.shift()?.();
   }
 
+  private contextOf(header: BlockHeader): EjsBlock {
+    const key = `${header.number}:${bytesToHex(header.stateRoot)}:${header.timestamp}`;
+    let block = this.#contexts.get(key);
+    if (!block) {
+      block = executionBlock({
+        number: header.number, timestamp: header.timestamp, coinbase: header.coinbase, gasLimit: header.gasLimit,
+        difficulty: header.difficulty, prevRandao: header.parentHash,
+      }, this.reader.common);
+      this.#contexts.set(key, block);
+    }
+    return block;
+  }
+
   /** Intrinsic gas of a transaction with this data (and creation cost when `to` is absent). */
   intrinsicGas(req: CallRequest): bigint {
     const common = this.reader.common;
@@ -104,10 +121,7 @@ export class CallExecutor {
         const res = await vm.evm.runCall({
           caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
           gasLimit: gas - intrinsic, gasPrice: req.gasPrice ?? 0n,
-          block: executionBlock({
-            number: header.number, timestamp: header.timestamp, coinbase: header.coinbase, gasLimit: header.gasLimit,
-            difficulty: header.difficulty, prevRandao: header.parentHash,
-          }, this.reader.common),
+          block: this.contextOf(header),
         });
         const r = res.execResult;
         return {

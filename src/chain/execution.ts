@@ -167,16 +167,62 @@ export class InvalidBlockError extends Error {}
  * Runs `txs` on top of `parentStateRoot`. In 'build' mode a transaction that does not fit or fails
  * validation is left out; in 'verify' mode it makes the block invalid.
  */
-export async function executeBlock(
+export function executeBlock(
   env: ExecutionEnv,
   parentStateRoot: Uint8Array,
   ctx: BlockContext & { minimumGasPrice: bigint; uncles?: readonly UncleReward[] },
   txs: readonly TypedTransaction[],
   mode: 'build' | 'verify',
 ): Promise<ExecutionResult> {
-  const overlay = new OverlayTrieDb(env.trieDb);
-  const sm = stateManagerAt(overlay, parentStateRoot, env.common);
-  const vm = await createExecutionVM(env, sm);
+  return new BlockRunner(env).run(parentStateRoot, ctx, txs, mode);
+}
+
+/**
+ * Executes blocks one after the other with one VM, re-rooted at each parent: creating a VM costs
+ * more than running a block of transfers. Not for concurrent use (the chain writer runs one block
+ * at a time). After a failure the VM is discarded, so no half-open checkpoint can leak.
+ */
+export class BlockRunner {
+  readonly #overlay: OverlayTrieDb;
+  #machine: Promise<{ vm: VM; sm: MerkleStateManager }> | undefined;
+
+  constructor(private readonly env: ExecutionEnv) {
+    this.#overlay = new OverlayTrieDb(env.trieDb);
+  }
+
+  async run(
+    parentStateRoot: Uint8Array,
+    ctx: BlockContext & { minimumGasPrice: bigint; uncles?: readonly UncleReward[] },
+    txs: readonly TypedTransaction[],
+    mode: 'build' | 'verify',
+  ): Promise<ExecutionResult> {
+    const env = this.env;
+    this.#overlay.writes.clear();
+    this.#machine ??= (async () => {
+      const sm = stateManagerAt(this.#overlay, parentStateRoot, env.common);
+      return { sm, vm: await createExecutionVM(env, sm) };
+    })();
+    try {
+      const { vm, sm } = await this.#machine;
+      await sm.setStateRoot(parentStateRoot);
+      const result = await runBlockTxs(env, vm, sm, ctx, txs, mode);
+      // The writes leave with the result (a template may be imported later); the runner's overlay is reused.
+      return { ...result, overlay: new OverlayTrieDb(env.trieDb, new Map(this.#overlay.writes)) };
+    } catch (err) {
+      this.#machine = undefined;
+      throw err;
+    }
+  }
+}
+
+async function runBlockTxs(
+  env: ExecutionEnv,
+  vm: VM,
+  sm: MerkleStateManager,
+  ctx: BlockContext & { minimumGasPrice: bigint; uncles?: readonly UncleReward[] },
+  txs: readonly TypedTransaction[],
+  mode: 'build' | 'verify',
+): Promise<Omit<ExecutionResult, 'overlay'>> {
   const block = executionBlock(ctx, env.common);
   const included: TypedTransaction[] = [];
   const receipts: StoredReceipt[] = [];
@@ -218,7 +264,7 @@ export async function executeBlock(
     orderedTrieRoot(included.map((t) => t.serialize())),
     orderedTrieRoot(receipts.map(consensusReceipt)),
   ]);
-  return { txs: included, receipts, stateRoot, receiptsRoot, transactionsRoot, logsBloom: bloom, gasUsed, paidFees, overlay, rejected };
+  return { txs: included, receipts, stateRoot, receiptsRoot, transactionsRoot, logsBloom: bloom, gasUsed, paidFees, rejected };
 }
 
 /**

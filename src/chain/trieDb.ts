@@ -7,15 +7,30 @@
  * not imported (a stale mining template) is dropped with its overlay.
  */
 import type { BatchDBOp, DB } from '@ethereumjs/util';
+import { Lru } from './lru.ts';
 import type { BatchOp, TrieSublevel } from './store.ts';
 
 type Value = string | Uint8Array;
 
-/** Read-only view of committed trie nodes in LevelDB. */
+/**
+ * Read-only view of committed trie nodes in LevelDB, with a cache of recently read and recently
+ * committed nodes (content-addressed: a cached node can never be stale).
+ */
 export class CommittedTrieDb implements DB<string, Value> {
-  constructor(private readonly sublevel: TrieSublevel) {}
+  readonly #cache: Lru<string, Uint8Array>;
+  constructor(private readonly sublevel: TrieSublevel, cacheEntries = 50_000) {
+    this.#cache = new Lru(cacheEntries);
+  }
   async get(key: string): Promise<Value | undefined> {
-    return (await this.sublevel.get(key)) ?? undefined;
+    const hit = this.#cache.get(key);
+    if (hit) return hit;
+    const value = (await this.sublevel.get(key)) ?? undefined;
+    if (value) this.#cache.set(key, value);
+    return value;
+  }
+  /** Called once a block's batch is on disk: the next block reads its nodes from memory. */
+  remember(writes: ReadonlyMap<string, Uint8Array>): void {
+    for (const [key, value] of writes) this.#cache.set(key, value);
   }
   async put(): Promise<void> {
     throw new Error('committed trie nodes are read-only; write through an OverlayTrieDb');
@@ -34,8 +49,7 @@ export class CommittedTrieDb implements DB<string, Value> {
 
 /** Buffers the writes of one block execution over the committed nodes. */
 export class OverlayTrieDb implements DB<string, Value> {
-  readonly writes = new Map<string, Uint8Array>();
-  constructor(private readonly base: DB<string, Value>) {}
+  constructor(private readonly base: DB<string, Value>, readonly writes = new Map<string, Uint8Array>()) {}
   async get(key: string): Promise<Value | undefined> {
     return this.writes.get(key) ?? this.base.get(key);
   }

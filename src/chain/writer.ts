@@ -4,7 +4,7 @@
  * block. Owned by the chain actor; nothing else calls it.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, bytesToHex, createAddressFromString, equalsBytes, type DB } from '@ethereumjs/util';
+import { Account, bytesToHex, compareBytes, createAddressFromString, equalsBytes, type DB } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
 import {
   applyForkDetection, dsha256, forkDetectionData, targetFromDifficulty, verifyMergedMiningProof,
@@ -12,9 +12,10 @@ import {
 import { encodeBody, encodeReceipts, makeBlock, type Block } from './block.ts';
 import { EMPTY, ZERO_HASH, uintBytes } from './bytes.ts';
 import {
-  executeBlock, InvalidBlockError, orderedTrieRoot, stateManagerAt, type ExecutionEnv, type ExecutionResult,
+  BlockRunner, InvalidBlockError, orderedTrieRoot, stateManagerAt, type ExecutionEnv, type ExecutionResult,
 } from './execution.ts';
 import { EMPTY_UNCLES_HASH, encodeFullHeader, headerHash, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './header.ts';
+import { ensureLogIndex, indexedMarkerOp, logIndexOps } from './logIndex.ts';
 import { Lru } from './lru.ts';
 import type { ChainReader, HeadInfo } from './reader.ts';
 import { gasLimitProblem, minimumGasPriceProblem, nextDifficulty, nextGasLimit, nextMinimumGasPrice } from './rules.ts';
@@ -75,6 +76,7 @@ export class ChainWriter {
   /** Executions of built templates by their merged-mining base hash, reused when the sealed block arrives. */
   readonly #executions = new Lru<string, ExecutionResult>(64);
   readonly #env: ExecutionEnv;
+  readonly #runner: BlockRunner;
 
   constructor(private readonly reader: ChainReader) {
     this.#env = {
@@ -82,6 +84,7 @@ export class ChainWriter {
       trieDb: reader.trieDb,
       blockHash: async (n) => (await reader.canonicalHash(n)) ?? ZERO_HASH,
     };
+    this.#runner = new BlockRunner(this.#env);
   }
 
   private get store(): ChainStore {
@@ -97,6 +100,7 @@ export class ChainWriter {
       if (!header || td === undefined) throw new Error('store is corrupt: head block missing');
       const head = { hash: headHash, number: header.number, header, totalDifficulty: td };
       this.reader.publishHead(head);
+      await ensureLogIndex(this.reader);
       return head;
     }
     return this.writeGenesis();
@@ -126,6 +130,7 @@ export class ChainWriter {
       ...overlay.toBatch(this.store.trie),
       { type: 'put', sublevel: this.store.canon, key: ChainStore.canonKey(0n), value: block.hash },
       { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash },
+      indexedMarkerOp(this.store),
     ]);
     this.reader.publishHead(head);
     return head;
@@ -172,7 +177,7 @@ export class ChainWriter {
       difficulty: nextDifficulty(net, p, timestamp, uncles.length), prevRandao: parent.hash,
       minimumGasPrice: nextMinimumGasPrice(p.minimumGasPrice, req.minimumGasPriceTarget), uncles,
     };
-    const exec = await executeBlock(this.#env, p.stateRoot, ctx, req.txs, 'build');
+    const exec = await this.#runner.run(p.stateRoot, ctx, req.txs, 'build');
     const header: BlockHeader = Object.freeze({
       parentHash: parent.hash, unclesHash: unclesHashOf(uncles), coinbase: req.coinbase, stateRoot: exec.stateRoot,
       transactionsRoot: exec.transactionsRoot, receiptsRoot: exec.receiptsRoot, logsBloom: exec.logsBloom,
@@ -203,14 +208,21 @@ export class ChainWriter {
     const td = parentTd + block.header.difficulty + block.uncles.reduce((s, u) => s + u.difficulty, 0n);
     const ops: BatchOp[] = [...this.blockOps(block, exec.receipts, td), ...exec.overlay.toBatch(this.store.trie)];
     const head = this.reader.head();
-    if (td <= head.totalDifficulty) {
+    // Fork choice: most total difficulty; on a tie the lower block hash, so every node picks the same head.
+    if (td < head.totalDifficulty || (td === head.totalDifficulty && compareBytes(block.hash, head.hash) >= 0)) {
       await this.store.batch(ops);
+      this.reader.trieDb.remember(exec.overlay.writes);
       return { result: 'IMPORTED_NOT_BEST', block };
     }
     const change = await this.canonicalChange(block, head);
     const newHead: HeadInfo = { hash: block.hash, number: block.header.number, header: block.header, totalDifficulty: td };
-    ops.push(...this.canonOps(change, head), { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash });
+    ops.push(
+      ...this.canonOps(change, head),
+      ...await logIndexOps(this.store, change, (b) => (b === block ? exec.receipts : this.reader.getReceipts(b.hash))),
+      { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash },
+    );
     await this.store.batch(ops);
+    this.reader.trieDb.remember(exec.overlay.writes);
     this.reader.publishHead(newHead);
     this.#executions.delete(bytesToHex(mergedMiningBaseHash(block.header)));
     return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change } };
@@ -242,7 +254,7 @@ export class ChainWriter {
 
     const key = bytesToHex(mergedMiningBaseHash(h));
     const cached = this.#executions.get(key);
-    const exec = cached ?? await executeBlock(this.#env, parent.stateRoot, {
+    const exec = cached ?? await this.#runner.run(parent.stateRoot, {
       number: h.number, timestamp: h.timestamp, coinbase: h.coinbase, gasLimit: h.gasLimit, difficulty: h.difficulty,
       prevRandao: h.parentHash, minimumGasPrice: h.minimumGasPrice, uncles: block.uncles,
     }, block.txs, 'verify');
@@ -344,6 +356,7 @@ export class ChainWriter {
     const blockData = [this.store.headers, this.store.bodies, this.store.receipts, this.store.td];
     await this.store.batch([
       ...this.canonOps({ added: [target], removed }, head),
+      ...await logIndexOps(this.store, { added: [], removed }, (b) => this.reader.getReceipts(b.hash)),
       ...removed.flatMap((b) => blockData.map((sublevel): BatchOp => ({ type: 'del', sublevel, key: b.hash }))),
       { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: target.hash },
     ]);

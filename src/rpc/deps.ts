@@ -1,7 +1,10 @@
 /** What the RPC modules may use: read access to the chain and refs to the actors they ask. */
+import type { BlockSyncProtocol } from '../actors/blockSync/index.ts';
 import type { Wallet } from '../accounts/wallet.ts';
 import type { ChainProtocol } from '../actors/chain/index.ts';
+import type { FilterSupervisorProtocol } from '../actors/filterSupervisor/index.ts';
 import type { ActorRef } from '../actors/kernel/index.ts';
+import type { PeerManagerProtocol } from '../actors/peerManager/index.ts';
 import type { MinerProtocol } from '../actors/miner/index.ts';
 import type { TxPoolProtocol } from '../actors/txpool/index.ts';
 import type { CallExecutor } from '../chain/calls.ts';
@@ -14,6 +17,8 @@ export interface RpcDeps {
   /** The chain actor: only evm_revert and evm_reset ask it, to rewind the head. */
   readonly chain: ActorRef<ChainProtocol>;
   readonly txpool: ActorRef<TxPoolProtocol>;
+  /** Owner of the polling filters (eth_newFilter and the rest). */
+  readonly filters: ActorRef<FilterSupervisorProtocol>;
   readonly miner: ActorRef<MinerProtocol>;
   readonly calls: CallExecutor;
   /** Re-executes stored blocks for debug_* and trace_* traces. */
@@ -25,4 +30,6 @@ export interface RpcDeps {
   readonly clientVersion: string;
   /** The address mined blocks pay their fees to. */
   readonly coinbase: Uint8Array;
+  readonly peers: ActorRef<PeerManagerProtocol>;
+  readonly sync: ActorRef<BlockSyncProtocol>;
 }

@@ -29,6 +29,7 @@ const KIND_CODES: Record<ErrorKind, number> = {
   BLOCK_NOT_FOUND: INVALID_REQUEST,
   UNAVAILABLE: INTERNAL_ERROR,
   LIMIT_EXCEEDED: LIMIT_EXCEEDED,
+  FILTER_NOT_FOUND: -32000,
 };
 
 export const invalidParams = (message: string) => new RpcError(INVALID_PARAMS, message);

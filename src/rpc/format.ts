@@ -3,8 +3,9 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import { encodeBlock, type Block } from '../chain/block.ts';
 import { hex, quantity, type Hex } from '../chain/bytes.ts';
-import type { StoredLog, StoredReceipt } from '../chain/execution.ts';
+import type { StoredReceipt } from '../chain/execution.ts';
 import { headerHash as headerHashOf, mergedMiningBaseHash } from '../chain/header.ts';
+import { blockLogEntries, type LogEntry } from '../chain/logFilter.ts';
 import { findTaggedHash, parentHeaderHash, reverseBytes } from '../mergedmining/index.ts';
 
 export interface TxPosition {
@@ -95,26 +96,24 @@ export function formatUncle(uncle: Block['header'], totalDifficulty: bigint) {
   return formatBlock(block, totalDifficulty, false);
 }
 
-export function formatLog(log: StoredLog, ctx: { block: Block; txIndex: number; logIndex: number }, removed = false) {
-  const [address, topics, data] = log;
+/** Spec 2.7; `removed` is true for a log of a block that left the canonical chain. */
+export function formatLog(log: LogEntry, removed = false) {
   return {
     removed,
-    logIndex: quantity(ctx.logIndex),
-    transactionIndex: quantity(ctx.txIndex),
-    transactionHash: hex(ctx.block.txs[ctx.txIndex]!.hash()),
-    blockHash: hex(ctx.block.hash),
-    blockNumber: quantity(ctx.block.header.number),
-    address: hex(address),
-    data: hex(data),
-    topics: topics.map(hex),
+    logIndex: quantity(log.logIndex),
+    transactionIndex: quantity(log.txIndex),
+    transactionHash: log.txHash,
+    blockHash: log.blockHash,
+    blockNumber: quantity(log.blockNumber),
+    address: log.address,
+    data: log.data,
+    topics: log.topics,
   };
 }
 
 export function formatReceipt(block: Block, receipts: readonly StoredReceipt[], index: number) {
   const r = receipts[index]!;
   const tx = block.txs[index]!;
-  let logIndex = 0;
-  for (let i = 0; i < index; i++) logIndex += receipts[i]!.logs.length;
   return {
     transactionHash: hex(tx.hash()),
     transactionIndex: quantity(index),
@@ -126,7 +125,7 @@ export function formatReceipt(block: Block, receipts: readonly StoredReceipt[], 
     gasUsed: quantity(r.gasUsed),
     effectiveGasPrice: quantity((tx as TypedTransaction & { gasPrice: bigint }).gasPrice),
     contractAddress: r.contractAddress ? hex(r.contractAddress) : null,
-    logs: r.logs.map((log, i) => formatLog(log, { block, txIndex: index, logIndex: logIndex + i })),
+    logs: blockLogEntries(block, receipts).filter((log) => log.txIndex === index).map((log) => formatLog(log)),
     logsBloom: hex(r.bloom),
     type: quantity(r.txType),
     status: quantity(r.status),

@@ -12,7 +12,8 @@ const show = (raw: unknown) => {
   const s = JSON.stringify(raw);
   return s === undefined ? 'nothing' : s.length > 80 ? `${s.slice(0, 77)}...` : s;
 };
-const fail = (name: string, expected: string, raw: unknown): never => {
+/** Throws -32602 naming the parameter, what was expected and what came. */
+export const fail = (name: string, expected: string, raw: unknown): never => {
   throw invalidParams(`invalid argument ${name}: expected ${expected}, got ${show(raw)}`);
 };
 

@@ -11,6 +11,8 @@ import type { HostedGate, Refusal } from './hosted.ts';
 
 /** Reference `max_aggregated_frame_size`. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+/** The paths served (HTTP and WebSocket): `/` and `/<API_KEY>`. */
+export const RPC_PATH = /^\/([A-Za-z0-9_-]+\/?)?$/;
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -42,7 +44,7 @@ async function serve(dispatcher: Dispatcher, req: IncomingMessage, res: ServerRe
   if (req.method === 'OPTIONS') { res.writeHead(204, CORS); res.end(); return; }
   if (req.method !== 'POST') return fail(res, 405, INVALID_REQUEST, `HTTP ${req.method} is not served: send JSON-RPC requests with POST`);
   const path = (req.url ?? '/').split('?')[0]!;
-  if (!/^\/([A-Za-z0-9_-]+\/?)?$/.test(path)) return fail(res, 404, INVALID_REQUEST, `no JSON-RPC endpoint at ${path}: use / or /<API_KEY>`);
+  if (!RPC_PATH.test(path)) return fail(res, 404, INVALID_REQUEST, `no JSON-RPC endpoint at ${path}: use / or /<API_KEY>`);
   const admitted = gate?.admit(path);
   if (admitted && 'status' in admitted) {
     req.resume();

@@ -1,6 +1,6 @@
 /** Block import against a real LevelDB: only blocks with a valid merged-mining proof and exact execution are stored. */
 import { createLegacyTx } from '@ethereumjs/tx';
-import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { bytesToHex, compareBytes, hexToBytes } from '@ethereumjs/util';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -100,15 +100,18 @@ Import('a heavier side branch becomes canonical and the lookups follow it', asyn
   // Build b on `base` by rebuilding from its parent: import a sibling with a different timestamp.
   const sib = { ...a.header, timestamp: a.header.timestamp + 1n };
   const b = makeBlock(await seal(sib, await writer.hashForMergedMining(sib)), []);
-  assert.is((await writer.import(b)).result, 'IMPORTED_NOT_BEST');
-  assert.is(bytesToHex(reader.head().hash), bytesToHex(a.hash));
-  // A child of b makes the b branch heavier.
-  const child = await childOf(b);
+  // Equal total difficulty: the lower hash is the head, whichever arrived first.
+  const bWins = compareBytes(b.hash, a.hash) < 0;
+  assert.is((await writer.import(b)).result, bWins ? 'IMPORTED_BEST' : 'IMPORTED_NOT_BEST');
+  const [winner, loser] = bWins ? [b, a] : [a, b];
+  assert.is(bytesToHex(reader.head().hash), bytesToHex(winner.hash));
+  // A child of the losing sibling makes its branch heavier.
+  const child = await childOf(loser);
   const outcome = await writer.import(child);
   assert.is(outcome.result, 'IMPORTED_BEST');
-  assert.equal(outcome.headChange!.removed.map((x) => bytesToHex(x.hash)), [bytesToHex(a.hash)]);
-  assert.equal(outcome.headChange!.added.map((x) => bytesToHex(x.hash)), [bytesToHex(b.hash), bytesToHex(child.hash)]);
-  assert.is(bytesToHex((await reader.canonicalHash(base.number + 1n))!), bytesToHex(b.hash));
+  assert.equal(outcome.headChange!.removed.map((x) => bytesToHex(x.hash)), [bytesToHex(winner.hash)]);
+  assert.equal(outcome.headChange!.added.map((x) => bytesToHex(x.hash)), [bytesToHex(loser.hash), bytesToHex(child.hash)]);
+  assert.is(bytesToHex((await reader.canonicalHash(base.number + 1n))!), bytesToHex(loser.hash));
 });
 
 /** A block on top of `parent` with no transactions (the writer builds on its head only, so assemble by hand). */

@@ -12,7 +12,8 @@ export const tempDir = (prefix = 'mmnode-test-') => mkdtempSync(join(tmpdir(), p
 export function testConfig(overrides: Partial<NodeConfig> = {}): NodeConfig {
   return {
     network: 'regtest', dataDir: overrides.dataDir ?? tempDir(), rpcHost: '127.0.0.1', rpcPort: 0, mining: 'auto',
-    blockTimeMs: 0, coinbase: NETWORKS.regtest.defaultCoinbase, minGasPrice: 0n, quiet: true, ...overrides,
+    blockTimeMs: 0, coinbase: NETWORKS.regtest.defaultCoinbase, minGasPrice: 0n, quiet: true,
+    p2p: { host: '127.0.0.1', port: 0, bootnodes: [], maxPeers: 32, punishmentMs: 12 * 60_000 }, ...overrides,
   };
 }
 
@@ -47,7 +48,7 @@ export interface ChildNode {
 
 /** Runs `src/main.ts` in its own process; resolves once its `ready` line is printed. */
 export function startChildNode(dataDir: string, extraArgs: string[] = []): Promise<ChildNode> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts'), '--data-dir', dataDir, '--rpc-port', '0', '--quiet', ...extraArgs], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts'), '--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...extraArgs], {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

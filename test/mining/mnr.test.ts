@@ -10,7 +10,7 @@ import {
 } from '../../src/mergedmining/index.ts';
 import { parseParentTx } from '../../src/mergedmining/index.ts';
 import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { post, rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
+import { post, rpc, rpcError } from '../helpers/rpc.ts';
 
 const Mnr = suite('mnr_* and eth_* mining');
 let node: TestNode;

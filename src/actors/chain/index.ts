@@ -5,7 +5,7 @@ import { spawn, type Actor } from '../kernel/index.ts';
 import type { NodeEvent } from '../events.ts';
 import type { ChainProtocol } from './protocol.ts';
 
-export type { ChainProtocol } from './protocol.ts';
+export type { BlockOrigin, ChainProtocol } from './protocol.ts';
 
 /** Chain data is the node's core: a failure escalates to a clean shutdown rather than a restart. */
 export function spawnChain(reader: ChainReader, bus: EventBus<NodeEvent>, onEscalate: (name: string, err: unknown) => void): Actor<ChainProtocol> {
@@ -19,10 +19,10 @@ export function spawnChain(reader: ChainReader, bus: EventBus<NodeEvent>, onEsca
     onTell: (s) => s,
     onAsk: {
       'block.build': async (s, req) => [s, await s.build(req)],
-      'block.import': async (s, { block }) => {
+      'block.import': async (s, { block, origin }) => {
         const outcome = await s.import(block);
         if (outcome.result === 'IMPORTED_BEST' || outcome.result === 'IMPORTED_NOT_BEST') {
-          bus.publish({ type: 'chain.blockImported', block, best: outcome.result === 'IMPORTED_BEST' });
+          bus.publish({ type: 'chain.blockImported', block, best: outcome.result === 'IMPORTED_BEST', origin });
         }
         if (outcome.headChange) bus.publish({ type: 'chain.headChanged', ...outcome.headChange });
         return [s, outcome];

@@ -6,11 +6,15 @@
 import type { Block } from '../../chain/block.ts';
 import type { BuildRequest, HeadChange, ImportOutcome, Template } from '../../chain/writer.ts';
 
+/** Where a block came from: mined by this node, or received from a peer (gossip or sync). */
+export type BlockOrigin = 'local' | 'peer';
+
 export type ChainProtocol = {
   tell: { type: 'noop' };
   ask: {
     'block.build': { req: BuildRequest; res: Template };
-    'block.import': { req: { block: Block }; res: ImportOutcome };
+    /** `origin` tells subscribers whether to announce the block (only blocks mined here are). */
+    'block.import': { req: { block: Block; origin: BlockOrigin }; res: ImportOutcome };
     /** Moves the head back to canonical block `number` (evm_revert, evm_reset); published as a rewound head change. */
     'head.rewind': { req: { number: bigint }; res: HeadChange };
   };

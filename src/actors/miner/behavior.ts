@@ -127,7 +127,7 @@ export function minerBehavior(
       ...template.header, parentChainHeader: solution.header, parentChainCoinbase: compressed, parentChainMerkleProof: solution.proof,
     });
     const block = makeBlock(header, template.txs, template.uncles);
-    const outcome = await chain.ask('block.import', { block }, 30_000);
+    const outcome = await chain.ask('block.import', { block, origin: 'local' }, 30_000);
     if (outcome.result === 'INVALID_BLOCK') console.error(`[miner] block ${header.number} rejected: ${outcome.reason}`);
     for (const u of template.uncles) if (outcome.result === 'IMPORTED_BEST') s.siblings.delete(bytesToHex(headerHash(u)) as Hex);
     if (outcome.result === 'IMPORTED_BEST') s.timeOffsetSec = 0n;

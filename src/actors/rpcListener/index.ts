@@ -1,32 +1,44 @@
 /**
- * The RPC listener owns the HTTP socket. Requests are served concurrently: each one only parses,
- * reads immutable chain snapshots, or asks the actors that own the data.
+ * The RPC listener owns the HTTP socket and the WebSocket connections upgraded from it, with their
+ * subscriptions. Requests are served concurrently: each one only parses, reads immutable chain
+ * snapshots, or asks the actors that own the data. Live events (new heads, pending transactions)
+ * arrive in its mailbox from the bus and are pushed to WebSocket subscribers in order.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { LiveLogSource } from '../../chain/liveLogs.ts';
+import type { ChainReader } from '../../chain/reader.ts';
 import { Dispatcher } from '../../rpc/dispatch.ts';
 import type { Methods } from '../../rpc/method.ts';
 import type { HostedGate } from '../../rpc/hosted.ts';
 import { createRpcServer, listen } from '../../rpc/server.ts';
+import { WsHub } from '../../rpc/ws.ts';
 import { spawn, type Actor } from '../kernel/index.ts';
+import type { LiveEvent } from '../liveEvents.ts';
 
 export type RpcListenerProtocol = {
-  tell: { type: 'noop' };
+  tell: LiveEvent;
   ask: { 'listener.address': { req: {}; res: AddressInfo } };
 };
 
 /** `gate`: hosted mode, see src/rpc/hosted.ts. */
-export function spawnRpcListener(methods: Methods, host: string, port: number, gate?: HostedGate): Actor<RpcListenerProtocol> {
-  return spawn<RpcListenerProtocol, { server: Server; address: AddressInfo }>('rpcListener', {
+export function spawnRpcListener(methods: Methods, host: string, port: number, gate: HostedGate | undefined, reader: ChainReader): Actor<RpcListenerProtocol> {
+  return spawn<RpcListenerProtocol, { server: Server; address: AddressInfo; hub: WsHub }>('rpcListener', {
     async init() {
       const server = createRpcServer(new Dispatcher(methods), gate);
-      return { server, address: await listen(server, host, port) };
+      const hub = new WsHub(server, methods, { reader, logs: new LiveLogSource(reader), gate });
+      return { server, hub, address: await listen(server, host, port) };
     },
-    onTell: (s) => s,
+    async onTell(s, event) {
+      // A push that fails (a read error) costs its subscribers that event, not the listener.
+      await s.hub.publish(event).catch((err) => console.error('[rpcListener] WebSocket notification failed:', err));
+      return s;
+    },
     onAsk: { 'listener.address': (s) => [s, s.address] },
     async onStop(s) {
+      s.hub.close();
       s.server.closeAllConnections();
       await new Promise((r) => s.server.close(r));
     },
-  });
+  }, { mailboxSize: 50_000 });
 }

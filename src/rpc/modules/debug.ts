@@ -3,7 +3,7 @@
  * struct-log tracer or the callTracer, and the p2p queue size.
  */
 import type { Block } from '../../chain/block.ts';
-import { hex } from '../../chain/bytes.ts';
+import { hex, quantity } from '../../chain/bytes.ts';
 import { formatCallTrace } from '../../tracing/callTracer.ts';
 import { callFrameTracer } from '../../tracing/frames.ts';
 import type { TxTracer } from '../../tracing/replay.ts';
@@ -59,7 +59,7 @@ export const traceOptions: Param<TraceOptions> = (raw, name) => {
   };
 };
 
-export const debugModule = (deps: Pick<RpcDeps, 'reader' | 'replayer'>) => {
+export const debugModule = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'peers'>) => {
   const { reader, replayer } = deps;
   const options = ['options', optional(traceOptions, DEFAULT_OPTIONS)] as const;
 
@@ -92,6 +92,6 @@ export const debugModule = (deps: Pick<RpcDeps, 'reader' | 'replayer'>) => {
     debug_traceBlockByHash: method([['hash', hash32], options], async ([h, opts]) => traceBlock(await reader.getBlock(h), opts)),
     debug_traceBlockByNumber: method([['block', blockSelector], options], async ([sel, opts]) => traceBlock(await findBlock(reader, sel), opts)),
     /** Messages waiting in the p2p layer's queues: none until that layer exists. */
-    debug_wireProtocolQueueSize: method([], () => '0x0'),
+    debug_wireProtocolQueueSize: method([], async () => quantity((await deps.peers.ask('p2p.info', {})).queued)),
   };
 };

@@ -10,6 +10,7 @@ import { mnrModule } from './mnr.ts';
 import { netModule } from './net.ts';
 import { personalModule } from './personal.ts';
 import { rpcModule } from './rpc.ts';
+import { scoModule } from './sco.ts';
 import { traceModule } from './trace.ts';
 import { txpoolModule } from './txpool.ts';
 import { unsupportedMethods } from './unsupported.ts';
@@ -28,6 +29,7 @@ export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
     ...debugModule(deps),
     ...traceModule(deps),
     ...chainModule(deps),
+    ...scoModule(deps),
   };
   const withRpc = { ...served, ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
   // Unsupported groups are not switchable: whatever the configuration, they say why they are not served.

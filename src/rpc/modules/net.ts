@@ -1,10 +1,13 @@
+import { quantity } from '../../chain/bytes.ts';
 import type { RpcDeps } from '../deps.ts';
 import { method } from '../method.ts';
 
-/** Until the p2p layer exists this node has no peers and no p2p listener. */
-export const netModule = (deps: Pick<RpcDeps, 'reader'>) => ({
+export const netModule = (deps: Pick<RpcDeps, 'reader' | 'peers'>) => ({
   net_version: method([], () => deps.reader.network.chainId.toString(10)),
-  net_listening: method([], () => false),
-  net_peerCount: method([], () => '0x0'),
-  net_peerList: method([], () => []),
+  /** Whether the p2p host is listening. */
+  net_listening: method([], async () => (await deps.peers.ask('p2p.info', {})).listening),
+  /** Connected peers that completed the status handshake. */
+  net_peerCount: method([], async () => quantity((await deps.peers.ask('peers.list', {})).length)),
+  /** "<short peer id> | <host>:<port>" per connected peer (spec 4.3). */
+  net_peerList: method([], async () => (await deps.peers.ask('peers.list', {})).map((p) => `${p.id.slice(-8)} | ${p.host}:${p.port}`)),
 });

@@ -2,6 +2,8 @@ import type { RpcDeps } from '../../deps.ts';
 import { ethBlockMethods } from './blocks.ts';
 import { ethBridgeMethods } from './bridge.ts';
 import { ethCallMethods } from './calls.ts';
+import { ethFilterMethods } from './filters.ts';
+import { ethLogMethods } from './logs.ts';
 import { ethMiningMethods } from './mining.ts';
 import { ethNodeMethods } from './node.ts';
 import { ethStateMethods } from './state.ts';
@@ -12,6 +14,8 @@ export const ethModule = (deps: RpcDeps) => ({
   ...ethStateMethods(deps),
   ...ethBlockMethods(deps),
   ...ethCallMethods(deps),
+  ...ethLogMethods(deps),
+  ...ethFilterMethods(deps),
   ...(deps.wallet ? ethWalletMethods(deps.wallet, deps) : {}),
   ...ethMiningMethods(deps),
   ...ethBridgeMethods(deps),

@@ -9,7 +9,11 @@ export const PROTOCOL_VERSION = '0x3e';
 export const ethNodeMethods = (deps: RpcDeps) => ({
   eth_chainId: method([], () => `0x${deps.reader.network.chainId.toString(16).padStart(2, '0')}`),
   eth_protocolVersion: method([], () => PROTOCOL_VERSION),
-  eth_syncing: method([], () => false),
+  /** false, or {startingBlock, currentBlock, highestBlock} while block sync is catching up. */
+  eth_syncing: method([], async () => {
+    const status = await deps.sync.ask('sync.status', {});
+    return status && { startingBlock: quantity(status.startingBlock), currentBlock: quantity(status.currentBlock), highestBlock: quantity(status.highestBlock) };
+  }),
   eth_coinbase: method([], () => hex(deps.coinbase)),
   /** Head's minimum gas price × 1.1, as the reference computes it. */
   eth_gasPrice: method([], () => quantity((deps.reader.head().header.minimumGasPrice * 11n) / 10n)),

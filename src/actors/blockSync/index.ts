@@ -1,0 +1,169 @@
+/**
+ * Block sync: when a peer reports a heavier chain (status handshake) or gossips a block whose
+ * parent we lack, download its blocks in batches by number and hand them to the chain, which
+ * verifies each one fully (proof, header rules, re-execution). While behind, eth_syncing reports
+ * {startingBlock, currentBlock, highestBlock}; afterwards the node follows gossip.
+ */
+import { decodeBlock, type Block } from '../../chain/block.ts';
+import type { ChainReader } from '../../chain/reader.ts';
+import {
+  BLOCKS_BY_RANGE_PROTOCOL, decodeBlockList, encodeRangeRequest, MAX_RESPONSE_BYTES, type PeerIdStr, type Status,
+} from '../../p2p/index.ts';
+import type { ChainProtocol } from '../chain/index.ts';
+import { ActorStoppedError, spawn, type Actor, type ActorRef } from '../kernel/index.ts';
+import type { PeerEvent } from '../peerManager/index.ts';
+
+export interface SyncStatus {
+  readonly startingBlock: bigint;
+  readonly currentBlock: bigint;
+  readonly highestBlock: bigint;
+}
+
+export type BlockSyncProtocol = {
+  tell:
+    | { type: 'peer.status'; peer: PeerIdStr; status: Status }
+    | { type: 'block.orphan'; peer: PeerIdStr; number: bigint }
+    | { type: 'sync.progress'; currentBlock: bigint }
+    | { type: 'sync.finished'; peer: PeerIdStr };
+  ask: { 'sync.status': { req: {}; res: SyncStatus | false } };
+};
+
+/** Blocks asked for per request. */
+export const SYNC_BATCH = 128;
+/** Only a sync this far behind is reported by eth_syncing (a block or two is just gossip lag). */
+const SYNCING_THRESHOLD = 8n;
+
+interface Target { readonly peer: PeerIdStr; readonly highest: bigint; readonly td: bigint | undefined }
+
+interface SyncState {
+  running: (Target & { startingBlock: bigint; currentBlock: bigint }) | undefined;
+  /** The best chain each peer told us about. */
+  readonly candidates: Map<PeerIdStr, Target>;
+}
+
+export interface BlockSyncDeps {
+  readonly reader: ChainReader;
+  readonly chain: ActorRef<ChainProtocol>;
+  readonly request: (peer: PeerIdStr, protocol: string, req: Uint8Array, maxBytes: number) => Promise<Uint8Array>;
+  readonly report: (peer: PeerIdStr, event: PeerEvent) => void;
+}
+
+export function spawnBlockSync(deps: BlockSyncDeps): Actor<BlockSyncProtocol> {
+  const { reader, chain } = deps;
+  let actor: Actor<BlockSyncProtocol> | undefined;
+  const tell = (msg: BlockSyncProtocol['tell']) => { try { actor!.ref.tell(msg); } catch { /* stopping */ } };
+
+  /** One batch of blocks from `peer`, decoded; undefined after reporting a faulty peer. */
+  async function fetchBatch(peer: PeerIdStr, start: bigint): Promise<Block[] | undefined> {
+    let raws: Uint8Array[];
+    try {
+      raws = decodeBlockList(await deps.request(peer, BLOCKS_BY_RANGE_PROTOCOL, encodeRangeRequest(start, SYNC_BATCH), MAX_RESPONSE_BYTES));
+    } catch (err) {
+      deps.report(peer, /timeout|abort/i.test((err as Error).message) ? 'timeoutMessages' : 'invalidMessages');
+      return undefined;
+    }
+    try {
+      const blocks = raws.map((raw) => decodeBlock(raw, reader.common));
+      if (blocks.some((b, i) => b.header.number !== start + BigInt(i))) { deps.report(peer, 'unexpectedMessages'); return undefined; }
+      return blocks;
+    } catch {
+      deps.report(peer, 'invalidMessages');
+      return undefined;
+    }
+  }
+
+  /**
+   * Downloads from `target.peer` until it has nothing more; runs outside the mailbox and reports
+   * back. The next batch is requested while the current one is imported.
+   */
+  async function download(target: Target): Promise<void> {
+    let cursor = reader.head().number + 1n; // next block number to ask for
+    let back = 0n;
+    let next: { start: bigint; blocks: Promise<Block[] | undefined> } | undefined;
+    for (;;) {
+      if (target.td !== undefined && reader.head().totalDifficulty >= target.td) return;
+      const start = cursor > 1n ? cursor : 1n;
+      const batch = next?.start === start ? await next.blocks : await fetchBatch(target.peer, start);
+      next = undefined;
+      if (!batch || batch.length === 0) return;
+      if (!(await reader.getHeader(batch[0]!.header.parentHash))) {
+        if (start === 1n) { deps.report(target.peer, 'invalidBlocks'); return; } // no common ancestor: not our chain
+        back = back === 0n ? 64n : back * 2n; // our chains fork further back
+        cursor = start - back;
+        continue;
+      }
+      if (batch.length === SYNC_BATCH) {
+        const after = start + BigInt(SYNC_BATCH);
+        next = { start: after, blocks: fetchBatch(target.peer, after) };
+      }
+      for (const block of batch) {
+        const outcome = await chain.ask('block.import', { block, origin: 'peer' }, 60_000);
+        if (outcome.result === 'INVALID_BLOCK') {
+          console.error(`[sync] invalid block #${block.header.number} from ${target.peer.slice(-8)}: ${outcome.reason}`);
+          deps.report(target.peer, 'invalidBlocks');
+          return;
+        }
+      }
+      cursor = start + BigInt(batch.length);
+      tell({ type: 'sync.progress', currentBlock: reader.head().number });
+    }
+  }
+
+  function start(s: SyncState, target: Target) {
+    const current = reader.head().number;
+    s.running = { ...target, startingBlock: current, currentBlock: current };
+    if (target.highest > current + SYNCING_THRESHOLD) console.log(`[sync] syncing from #${current} to #${target.highest} with ${target.peer.slice(-8)}`);
+    void download(target).catch((err) => { if (!(err instanceof ActorStoppedError)) console.error('[sync] failed:', err); }).finally(() => tell({ type: 'sync.finished', peer: target.peer }));
+  }
+
+  /** The candidate with the most total difficulty above ours, if any. */
+  function best(s: SyncState): Target | undefined {
+    const ours = reader.head().totalDifficulty;
+    let pick: Target | undefined;
+    for (const t of s.candidates.values()) {
+      const td = t.td ?? 0n;
+      if ((t.td === undefined || td > ours) && (!pick || td > (pick.td ?? 0n))) pick = t;
+    }
+    return pick;
+  }
+
+  actor = spawn<BlockSyncProtocol, SyncState>('blockSync', {
+    init: () => ({ running: undefined, candidates: new Map() }),
+    onTell(s, msg) {
+      switch (msg.type) {
+        case 'peer.status':
+          s.candidates.set(msg.peer, { peer: msg.peer, highest: msg.status.headNumber, td: msg.status.totalDifficulty });
+          break;
+        case 'block.orphan':
+          // A gossiped block with an unknown parent: that peer has blocks we lack.
+          s.candidates.set(msg.peer, { peer: msg.peer, highest: msg.number, td: undefined });
+          break;
+        case 'sync.progress':
+          if (s.running) s.running.currentBlock = msg.currentBlock;
+          return s;
+        case 'sync.finished': {
+          const done = s.running;
+          s.running = undefined;
+          if (done) {
+            s.candidates.delete(done.peer);
+            if (done.highest > done.startingBlock + SYNCING_THRESHOLD) console.log(`[sync] done at #${reader.head().number}`);
+          }
+          break;
+        }
+      }
+      if (!s.running) {
+        const target = best(s);
+        if (target) start(s, target);
+      }
+      return s;
+    },
+    onAsk: {
+      'sync.status': (s) => {
+        const r = s.running;
+        if (!r || r.highest <= r.startingBlock + SYNCING_THRESHOLD) return [s, false];
+        return [s, { startingBlock: r.startingBlock, currentBlock: reader.head().number, highestBlock: r.highest }];
+      },
+    },
+  }, { mailboxSize: 10_000, policy: { kind: 'restart', maxRestarts: 5, withinMs: 60_000, backoffMs: (n) => 100 * 2 ** n } });
+  return actor;
+}

@@ -1,0 +1,22 @@
+import type { ChainReader } from '../../chain/reader.ts';
+import type { P2P, PeerIdStr, Status } from '../../p2p/index.ts';
+import { spawn, type Actor } from '../kernel/index.ts';
+import { peerManagerBehavior, type PeerManagerOptions } from './behavior.ts';
+import type { PeerManagerProtocol } from './protocol.ts';
+
+export type { PeerManagerProtocol, PeerView, ScoringEntry } from './protocol.ts';
+export { ourStatus } from './behavior.ts';
+export type { PeerEvent } from './scoring.ts';
+
+/** Reputations are soft state: after a failure the manager restarts with a fresh table. */
+export function spawnPeerManager(
+  opts: PeerManagerOptions,
+  deps: { reader: ChainReader; startP2P: (isBanned: (peer: PeerIdStr | undefined, host: string | undefined) => boolean) => Promise<P2P>; onPeerStatus: (peer: PeerIdStr, status: Status) => void },
+): Actor<PeerManagerProtocol> {
+  let actor: Actor<PeerManagerProtocol> | undefined;
+  actor = spawn('peerManager', peerManagerBehavior(opts, { ...deps, self: () => actor!.ref }), {
+    mailboxSize: 10_000,
+    policy: { kind: 'restart', maxRestarts: 3, withinMs: 60_000, backoffMs: (n) => 200 * 2 ** n },
+  });
+  return actor;
+}

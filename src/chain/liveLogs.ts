@@ -1,0 +1,64 @@
+/**
+ * What a head change brings to a live log filter or subscription: the matching logs of the blocks
+ * that left the canonical chain (removed, newest first: the order to undo them in), then those of
+ * the blocks that joined it, oldest first. Each block's bloom is checked before its receipts are read.
+ */
+import { bytesToHex } from '@ethereumjs/util';
+import type { Block } from './block.ts';
+import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from './logFilter.ts';
+import { Lru } from './lru.ts';
+import type { ChainReader } from './reader.ts';
+
+export interface LiveLog {
+  readonly log: LogEntry;
+  readonly removed: boolean;
+}
+
+/** Numeric block bounds of a live filter (a tag bounds nothing: `latest` follows the head). */
+export interface BlockBounds {
+  readonly from?: bigint;
+  readonly to?: bigint;
+}
+
+/** Blocks whose logs are remembered; an evm_revert deeper than this reports no removed logs for the older blocks. */
+const RECENT_BLOCKS = 256;
+
+export class LiveLogSource {
+  /**
+   * The logs of blocks read lately. A rewind (evm_revert) deletes its blocks with their receipts,
+   * but a log a filter was given came from a block read here, so its removal can still be reported.
+   */
+  readonly #recent = new Lru<string, LogEntry[]>(RECENT_BLOCKS);
+
+  constructor(private readonly reader: ChainReader) {}
+
+  async #logsOf(block: Block): Promise<LogEntry[]> {
+    const key = bytesToHex(block.hash);
+    const cached = this.#recent.get(key);
+    if (cached) return cached;
+    const receipts = await this.reader.getReceipts(block.hash);
+    const logs = receipts ? blockLogEntries(block, receipts) : [];
+    if (receipts) this.#recent.set(key, logs);
+    return logs;
+  }
+
+  async changes(
+    change: { readonly added: readonly Block[]; readonly removed: readonly Block[] },
+    criteria: LogCriteria,
+    bounds: BlockBounds = {},
+  ): Promise<LiveLog[]> {
+    const out: LiveLog[] = [];
+    const inBounds = (n: bigint) => (bounds.from === undefined || n >= bounds.from) && (bounds.to === undefined || n <= bounds.to);
+    const matching = async (block: Block) => {
+      if (!inBounds(block.header.number) || !bloomMayMatch(block.header.logsBloom, criteria)) return [];
+      return (await this.#logsOf(block)).filter((l) => matchesLog(criteria, l.address, l.topics));
+    };
+    for (const block of change.removed) {
+      for (const log of (await matching(block)).reverse()) out.push({ log, removed: true });
+    }
+    for (const block of change.added) {
+      for (const log of await matching(block)) out.push({ log, removed: false });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Log filter criteria and matching (spec 2.9 and 4.3 'Logs and filters'), pure and without I/O:
+ * one address or many, topics by position with `null` as a wildcard and alternatives as OR, extra
+ * log topics beyond the filter's length always match. Also the bloom pre-check of a block.
+ */
+import { Bloom } from '@ethereumjs/vm';
+import type { Block } from './block.ts';
+import { fromHex, hex, type Hex } from './bytes.ts';
+import type { StoredReceipt } from './execution.ts';
+
+/** The most topics a log has (LOG0…LOG4), hence the most positions a filter may constrain. */
+export const MAX_TOPIC_POSITIONS = 4;
+
+/** Values are lowercase hex, as logs are kept (the wire form: matching and answering need no conversion). */
+export interface LogCriteria {
+  /** Any of these addresses; empty: any address. */
+  readonly addresses: readonly Hex[];
+  /** Per position, the alternatives (OR, never empty); null: any topic. A log needs a topic at every constrained position. */
+  readonly topics: readonly (readonly Hex[] | null)[];
+}
+
+export const ANY_LOG: LogCriteria = Object.freeze({ addresses: [], topics: [] });
+
+/** A log with its position on the chain, hex in lowercase: what every log answer is made from. */
+export interface LogEntry {
+  readonly blockHash: Hex;
+  readonly blockNumber: bigint;
+  readonly txHash: Hex;
+  readonly txIndex: number;
+  /** Position in the block, counting the logs of every transaction before it. */
+  readonly logIndex: number;
+  readonly address: Hex;
+  readonly topics: readonly Hex[];
+  readonly data: Hex;
+}
+
+const includes = (set: readonly Hex[], value: Hex | undefined) => value !== undefined && set.includes(value);
+
+export function matchesLog(c: LogCriteria, address: Hex, topics: readonly Hex[]): boolean {
+  if (c.addresses.length > 0 && !includes(c.addresses, address)) return false;
+  for (let i = 0; i < c.topics.length; i++) {
+    const alternatives = c.topics[i];
+    if (alternatives && !includes(alternatives, topics[i])) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a block (or receipt) bloom may hold a matching log: false means certainly not, so the
+ * block's receipts need not be read. Blooms do not record positions, so true is only a maybe.
+ */
+export function bloomMayMatch(bloomBits: Uint8Array, c: LogCriteria): boolean {
+  if (bloomBits.every((b) => b === 0)) return false; // no logs at all
+  const bloom = new Bloom(bloomBits);
+  const anyOf = (set: readonly Hex[]) => set.some((v) => bloom.check(fromHex(v)));
+  if (c.addresses.length > 0 && !anyOf(c.addresses)) return false;
+  return c.topics.every((alternatives) => !alternatives || anyOf(alternatives));
+}
+
+/** Every log of a block with its position, in chain order. */
+export function blockLogEntries(block: Block, receipts: readonly StoredReceipt[]): LogEntry[] {
+  const out: LogEntry[] = [];
+  const blockHash = hex(block.hash);
+  receipts.forEach((r, txIndex) => {
+    if (r.logs.length === 0) return;
+    const txHash = hex(block.txs[txIndex]!.hash());
+    for (const [address, topics, data] of r.logs) {
+      out.push({
+        blockHash, blockNumber: block.header.number, txHash, txIndex, logIndex: out.length,
+        address: hex(address), topics: topics.map(hex), data: hex(data),
+      });
+    }
+  });
+  return out;
+}

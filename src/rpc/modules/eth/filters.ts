@@ -1,0 +1,38 @@
+/**
+ * Polling filters (spec 4.3 'Logs and filters', part 3): install, poll, read, uninstall. The filter
+ * supervisor owns them; an unknown, expired, uninstalled or dropped id is -32000 "filter not found"
+ * with the reason, never an empty answer.
+ */
+import { quantity as toQuantity, type Hex } from '../../../chain/bytes.ts';
+import type { FilterChange } from '../../../actors/filterSupervisor/index.ts';
+import type { RpcDeps } from '../../deps.ts';
+import { invalidParams } from '../../errors.ts';
+import { liveLogFilter } from '../../filterParams.ts';
+import { formatLog } from '../../format.ts';
+import { method } from '../../method.ts';
+import { quantity, type Param } from '../../params.ts';
+import { findLogs } from './logs.ts';
+
+/** A filter id: a QUANTITY, normalised (leading zeros dropped) so every spelling names the same filter. */
+const filterId: Param<Hex> = (raw, name) => toQuantity(quantity(raw, name));
+
+const formatChange = (c: FilterChange) => (typeof c === 'string' ? c : formatLog(c.log, c.removed));
+
+export const ethFilterMethods = (deps: Pick<RpcDeps, 'reader' | 'filters'>) => {
+  const { filters } = deps;
+  return {
+    eth_newFilter: method([['filter', liveLogFilter]], ([filter]) => filters.ask('filter.install', { kind: 'logs', filter })),
+    eth_newBlockFilter: method([], () => filters.ask('filter.install', { kind: 'blocks' })),
+    eth_newPendingTransactionFilter: method([], () => filters.ask('filter.install', { kind: 'pendingTransactions' })),
+    eth_getFilterChanges: method([['filterId', filterId]], async ([id]) => (await filters.ask('filter.changes', { id })).map(formatChange)),
+    eth_getFilterLogs: method([['filterId', filterId]], async ([id]) => {
+      const definition = await filters.ask('filter.definition', { id });
+      if (definition.kind !== 'logs') {
+        const kind = definition.kind === 'blocks' ? 'block' : 'pending transaction';
+        throw invalidParams(`invalid argument 0 (filterId): ${id} is a ${kind} filter; eth_getFilterLogs reads log filters (use eth_getFilterChanges)`);
+      }
+      return (await findLogs(deps.reader, definition.filter)).map((log) => formatLog(log));
+    }),
+    eth_uninstallFilter: method([['filterId', filterId]], ([id]) => filters.ask('filter.uninstall', { id })),
+  };
+};

@@ -1,0 +1,97 @@
+/** A peer that gossips an invalid block is scored down, banned, disconnected, and refused when it dials again. */
+import { rmSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { encodeBlock, makeBlock } from '../../src/chain/block.ts';
+import { createP2P, encodeStatus, gossipTopics, STATUS_PROTOCOL, type P2P } from '../../src/p2p/index.ts';
+import { startTestnet } from '../../testnet/harness.ts';
+import { startTestNode, tempDir } from '../helpers/node.ts';
+import { rpc, waitUntil } from '../helpers/rpc.ts';
+
+const Misbehaviour = suite('peer misbehaviour');
+
+Misbehaviour('an invalid block gets its sender banned and its next dial refused', async () => {
+  const net = await startTestnet({ nodes: 1, miners: [] });
+  const target = net.nodes[0]!;
+  const evilDir = tempDir('mmnode-evil-');
+  let evil: P2P | undefined;
+  try {
+    const reader = target.node.reader;
+    const genesis = (await reader.canonicalBlock(0n))!;
+    evil = await createP2P({
+      dataDir: evilDir, host: '127.0.0.1', port: 0, bootnodes: [target.node.p2p.multiaddrs[0]!], maxPeers: 8,
+      maxMessageBytes: 1 << 20, requestTimeoutMs: 5_000, isBanned: () => false,
+    });
+    // It speaks the protocol well enough to pass the handshake: same chain, same genesis.
+    await evil.serve(STATUS_PROTOCOL, 1024, async () => encodeStatus({
+      chainId: 33n, genesisHash: genesis.hash, headHash: genesis.hash, headNumber: 0n, totalDifficulty: 1n,
+    }));
+    const topics = gossipTopics('regtest', genesis.hash);
+    evil.onGossip(topics.blocks, async () => 'accept');
+    await waitUntil(async () => (await rpc(target.url, 'net_peerCount')) === '0x1', { what: 'the peer connected' });
+
+    // A block on genesis whose merged-mining proof is missing.
+    const forged = makeBlock({ ...genesis.header, parentHash: genesis.hash, number: 1n, timestamp: 10n, gasLimit: genesis.header.gasLimit }, []);
+    const scored = async () => ((await rpc(target.url, 'sco_peerList')) as { invalidBlocks: number; goodReputation: boolean; type: string }[])
+      .find((e) => e.type === 'node' && e.invalidBlocks > 0);
+    const entry = await waitUntil(async () => {
+      await evil!.publish(topics.blocks, encodeBlock(forged));
+      return scored();
+    }, { what: 'the invalid block scored', timeoutMs: 15_000 });
+    assert.is(entry.goodReputation, false);
+    assert.is(await rpc(target.url, 'eth_blockNumber'), '0x0', 'the chain is untouched');
+    await waitUntil(async () => (await rpc(target.url, 'net_peerCount')) === '0x0', { what: 'the peer disconnected' });
+
+    // Dialing again is refused by the connection gater.
+    await evil.dial(target.node.p2p.multiaddrs[0]!).catch(() => {});
+    await new Promise((r) => setTimeout(r, 300)); // a refused connection would have shown up by now
+    assert.is(evil.peers().length, 0);
+    assert.is(await rpc(target.url, 'net_peerCount'), '0x0');
+    const summary = await rpc(target.url, 'sco_reputationSummary');
+    assert.is(summary.invalidBlocks, 1);
+    assert.is(summary.badReputationCount, 1);
+    assert.is(summary.punishments, 1);
+  } finally {
+    await evil?.stop();
+    rmSync(evilDir, { recursive: true, force: true });
+    await net.stop();
+  }
+});
+
+Misbehaviour('sco_banAddress takes addresses and CIDR blocks, refuses loopback, and unbans', async () => {
+  const net = await startTestnet({ nodes: 1, miners: [] });
+  const url = net.nodes[0]!.url;
+  try {
+    assert.is(await rpc(url, 'sco_banAddress', ['192.168.51.1']), null);
+    assert.is(await rpc(url, 'sco_banAddress', ['10.0.0.0/8']), null);
+    assert.equal(await rpc(url, 'sco_bannedAddresses'), ['192.168.51.1', '10.0.0.0/8']);
+    const bad = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sco_banAddress', params: ['127.0.0.1'] }) }).then((r) => r.json() as Promise<{ error: { code: number; message: string } }>);
+    assert.is(bad.error.code, -32602);
+    assert.match(bad.error.message, /loopback/);
+    assert.is(await rpc(url, 'sco_unbanAddress', ['10.0.0.0/8']), null);
+    assert.equal(await rpc(url, 'sco_bannedAddresses'), ['192.168.51.1']);
+  } finally {
+    await net.stop();
+  }
+});
+
+Misbehaviour('a peer of another chain is dropped after the handshake', async () => {
+  const net = await startTestnet({ nodes: 1, miners: [] });
+  const target = net.nodes[0]!;
+  const other = await startTestNode({
+    network: 'testnet', mining: 'off',
+    p2p: { host: '127.0.0.1', port: 0, bootnodes: [target.node.p2p.multiaddrs[0]!], maxPeers: 8, punishmentMs: 60_000 },
+  });
+  try {
+    const entry = await waitUntil(async () => ((await rpc(target.url, 'sco_peerList')) as { invalidNetworks: number }[]).find((e) => e.invalidNetworks > 0),
+      { what: 'the wrong-chain peer scored' });
+    assert.ok(entry);
+    assert.is(await rpc(target.url, 'net_peerCount'), '0x0');
+    assert.is(await rpc(other.url, 'net_peerCount'), '0x0');
+  } finally {
+    await other.stop();
+    await net.stop();
+  }
+});
+
+Misbehaviour.run();
