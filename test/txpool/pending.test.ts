@@ -65,6 +65,9 @@ Pending('with mining stopped a transaction is pending everywhere, and mined when
   const rawPending = await call<string>('chain_getRawBlockHeaderByNumber', ['pending']);
   assert.is.not(rawPending, await call('chain_getRawBlockHeaderByNumber', ['latest']));
   assert.ok(rawPending.includes(head.hash.slice(2)), 'the pending header names latest as its parent');
+  const traces = await call<any[]>('debug_traceBlockByNumber', ['pending', { tracer: 'callTracer' }]);
+  assert.equal(traces.map((t) => t.txHash), [deploy, pay]);
+  assert.is(traces[1].result.to, FRESH);
 
   // The pool and the node's own pending transactions.
   assert.equal(await call('txpool_status'), { pending: 2, queued: 0 });

@@ -59,7 +59,7 @@ export const traceOptions: Param<TraceOptions> = (raw, name) => {
   };
 };
 
-export const debugModule = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'peers'>) => {
+export const debugModule = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'peers' | 'pending'>) => {
   const { reader, replayer } = deps;
   const options = ['options', optional(traceOptions, DEFAULT_OPTIONS)] as const;
 
@@ -90,7 +90,7 @@ export const debugModule = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'peers'>
       return replayer.traceTx(block, loc.index, tracerFactory(opts)());
     }),
     debug_traceBlockByHash: method([['hash', hash32], options], async ([h, opts]) => traceBlock(await reader.getBlock(h), opts)),
-    debug_traceBlockByNumber: method([['block', blockSelector], options], async ([sel, opts]) => traceBlock(await findBlock(reader, sel), opts)),
+    debug_traceBlockByNumber: method([['block', blockSelector], options], async ([sel, opts]) => traceBlock(await findBlock(reader, sel, deps.pending), opts)),
     /** Messages waiting in the p2p layer's queues: none until that layer exists. */
     debug_wireProtocolQueueSize: method([], async () => quantity((await deps.peers.ask('p2p.info', {})).queued)),
   };
