@@ -1,7 +1,8 @@
 /**
  * With mining stopped (evm_stopMining) a transaction is pending everywhere a block selector is
- * taken: `pending` state reads, calls and estimates, the pending block itself, txpool_status and
- * eth_pendingTransactions; and it is mined when mining resumes (evm_startMining).
+ * taken: `pending` state reads, calls and estimates, the pending block itself, txpool_status,
+ * eth_pendingTransactions and the pending-transaction filter; and it is mined when mining resumes
+ * (evm_startMining).
  */
 import { ethers } from 'ethers';
 import { suite } from 'uvu';
@@ -26,6 +27,7 @@ Pending('with mining stopped a transaction is pending everywhere, and mined when
   assert.is(await call('eth_mining'), false);
   const head = await call('eth_getBlockByNumber', ['latest', false]);
   const nonce = BigInt(await call('eth_getTransactionCount', [DEV, 'latest']));
+  const filter = await call<string>('eth_newPendingTransactionFilter');
 
   const { abi, bytecode } = compileFixture('Store.sol', 'Store');
   const iface = new ethers.Interface(abi);
@@ -69,7 +71,8 @@ Pending('with mining stopped a transaction is pending everywhere, and mined when
   assert.equal(traces.map((t) => t.txHash), [deploy, pay]);
   assert.is(traces[1].result.to, FRESH);
 
-  // The pool and the node's own pending transactions.
+  // The pool, the pending-transaction filter and the node's own pending transactions.
+  assert.equal(await call('eth_getFilterChanges', [filter]), [deploy, pay]);
   assert.equal(await call('txpool_status'), { pending: 2, queued: 0 });
   const mine = await call<any[]>('eth_pendingTransactions');
   assert.equal(mine.map((t) => [t.hash, t.blockHash, t.blockNumber]), [[deploy, ZERO32, null], [pay, ZERO32, null]]);
