@@ -1,6 +1,6 @@
 /** Uncles: siblings are included within the rules, rewarded from the including block's fees, and counted in total difficulty. */
 import { createLegacyTx } from '@ethereumjs/tx';
-import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { Address, bytesToHex, compareBytes, hexToBytes } from '@ethereumjs/util';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -21,6 +21,7 @@ const reader = new ChainReader(new ChainStore(dir), common, NETWORKS.regtest);
 const writer = new ChainWriter(reader);
 const X = hexToBytes('0x1000000000000000000000000000000000000001');
 const Y = hexToBytes('0x2000000000000000000000000000000000000002');
+const Z = hexToBytes('0x3000000000000000000000000000000000000003');
 const GAS_PRICE = 1_000_000_000n;
 
 Uncles.after(async () => { await reader.store.close(); rmSync(dir, { recursive: true, force: true }); });
@@ -41,13 +42,18 @@ let sibling: Block;
 Uncles('a sibling of the head is included as an uncle and shares the fees', async () => {
   await reader.store.open();
   await writer.init();
-  const main = sealed(await build(X));
-  const side = sealed(await build(Y)); // same parent, other miner
+  const fromX = sealed(await build(X));
+  const fromY = sealed(await build(Y)); // same parent, other miner
+  assert.is((await writer.import(fromX)).result, 'IMPORTED_BEST');
+  // Equal total difficulty: the lower hash stays the head, the other is the sibling.
+  const yWins = compareBytes(fromY.hash, fromX.hash) < 0;
+  assert.is((await writer.import(fromY)).result, yWins ? 'IMPORTED_BEST' : 'IMPORTED_NOT_BEST');
+  const side = yWins ? fromX : fromY;
+  const sideMiner = yWins ? X : Y;
   sibling = side;
-  assert.is((await writer.import(main)).result, 'IMPORTED_BEST');
-  assert.is((await writer.import(side)).result, 'IMPORTED_NOT_BEST');
 
-  const t = await build(X, { txs: [pricedTransfer()], uncleCandidates: [side.header] });
+  // Z mines the next block: its fees are shared with the sibling's miner.
+  const t = await build(Z, { txs: [pricedTransfer()], uncleCandidates: [side.header] });
   assert.is(t.uncles.length, 1);
   assert.is(t.header.uncleCount, 1);
   const including = sealed(t);
@@ -55,10 +61,10 @@ Uncles('a sibling of the head is included as an uncle and shares the fees', asyn
   assert.is(outcome.result, 'IMPORTED_BEST');
   const fees = 21_000n * GAS_PRICE;
   assert.is(including.header.paidFees, fees);
-  const { payments, taken } = uncleShares(fees, including.header.number, [{ coinbase: Y, number: side.header.number }]);
+  const { payments, taken } = uncleShares(fees, including.header.number, [{ coinbase: sideMiner, number: side.header.number }]);
   assert.is(payments[0], (fees - fees / 10n) / 2n, 'an uncle one block back gets a full share');
-  assert.is(await balance(Y), payments[0]);
-  assert.is(await balance(X), fees - taken);
+  assert.is(await balance(sideMiner), payments[0]);
+  assert.is(await balance(Z), fees - taken);
   const td = await reader.totalDifficulty(including.hash);
   assert.is(td, 1n + 1n + 1n + 1n, 'genesis + main + including + the uncle');
 });
@@ -71,7 +77,7 @@ Uncles('a late uncle loses 5 % per block of delay', () => {
 
 Uncles('ineligible uncles are refused at import and skipped when building', async () => {
   // already included
-  const t = await build(X, { uncleCandidates: [sibling.header] });
+  const t = await build(Z, { uncleCandidates: [sibling.header] });
   assert.is(t.uncles.length, 0, 'the miner does not include an uncle twice');
   const forced = { ...t.header, uncleCount: 1, unclesHash: unclesHashOf([sibling.header]) };
   const again = await writer.hashForMergedMining(forced);
