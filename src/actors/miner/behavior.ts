@@ -191,6 +191,8 @@ export function minerBehavior(
           s.stale = true;
           break;
         case 'chain.headChanged':
+          // Blocks a reorg dropped are siblings of the new chain: candidates for uncles like any other.
+          for (const block of msg.removed) remember(s.siblings, bytesToHex(block.hash) as Hex, block.header, SIBLINGS_KEPT);
           s.stale = true;
           if (s.mode === 'auto') scheduleAuto(s);
           break;
