@@ -33,6 +33,7 @@ export class ChainReader {
   #head: HeadInfo | undefined;
   readonly #headers = new Lru<string, BlockHeader>(4096);
   readonly #blocks = new Lru<string, Block>(512);
+  readonly #loading = new Map<string, Promise<Block | undefined>>();
   readonly #receipts = new Lru<string, StoredReceipt[]>(512);
   readonly #states = new Lru<string, MerkleStateManager>(8);
 
@@ -74,12 +75,25 @@ export class ChainReader {
     const key = bytesToHex(hash);
     const cached = this.#blocks.get(key);
     if (cached) return cached;
-    const [header, body] = await Promise.all([this.getHeader(hash), this.store.bodies.get(hash)]);
-    if (!header || !body) return undefined;
-    const { txs, uncles } = decodeBody(body, this.common);
-    const block = makeBlock(header, txs, uncles);
-    this.#blocks.set(key, block);
-    return block;
+    // Concurrent misses (a batch of receipts from one block) share one decode.
+    let loading = this.#loading.get(key);
+    if (!loading) {
+      loading = (async () => {
+        const [header, body] = await Promise.all([this.getHeader(hash), this.store.bodies.get(hash)]);
+        if (!header || !body) return undefined;
+        const { txs, uncles } = decodeBody(body, this.common);
+        const block = makeBlock(header, txs, uncles);
+        this.#blocks.set(key, block);
+        return block;
+      })().finally(() => this.#loading.delete(key));
+      this.#loading.set(key, loading);
+    }
+    return loading;
+  }
+
+  /** The chain writer hands over each block it stored, already decoded (blocks are immutable). */
+  remember(block: Block): void {
+    this.#blocks.set(bytesToHex(block.hash), block);
   }
 
   async canonicalHash(number: bigint): Promise<Uint8Array | undefined> {

@@ -212,6 +212,7 @@ export class ChainWriter {
     if (td < head.totalDifficulty || (td === head.totalDifficulty && compareBytes(block.hash, head.hash) >= 0)) {
       await this.store.batch(ops);
       this.reader.trieDb.remember(exec.overlay.writes);
+      this.reader.remember(block);
       return { result: 'IMPORTED_NOT_BEST', block };
     }
     const change = await this.canonicalChange(block, head);
@@ -223,6 +224,7 @@ export class ChainWriter {
     );
     await this.store.batch(ops);
     this.reader.trieDb.remember(exec.overlay.writes);
+    this.reader.remember(block);
     this.reader.publishHead(newHead);
     this.#executions.delete(bytesToHex(mergedMiningBaseHash(block.header)));
     return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change } };

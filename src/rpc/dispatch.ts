@@ -15,8 +15,8 @@ export interface JsonRpcResponse {
   error?: { code: number; message: string; data?: string };
 }
 
-/** Reference `rpc.providers.web.max_batch_requests_size`. */
-export const MAX_BATCH = 50;
+/** Batch limit: the reference's default when `max_batch_requests_size` is not configured (its shipped config says 50). */
+export const MAX_BATCH = 100;
 
 export const errorResponse = (id: JsonRpcId, err: RpcError): JsonRpcResponse => ({
   jsonrpc: '2.0', id, error: err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data },

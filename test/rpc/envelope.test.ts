@@ -91,23 +91,23 @@ Envelope('notifications inside a batch get no entry; a batch of only notificatio
   assert.is(only.text, '');
 });
 
-Envelope('a batch of 50 is served', async () => {
-  const batch = Array.from({ length: 50 }, (_, i) => req(i, i % 2 ? 'eth_chainId' : 'net_version'));
+Envelope('a batch of 100 is served', async () => {
+  const batch = Array.from({ length: 100 }, (_, i) => req(i, i % 2 ? 'eth_chainId' : 'net_version'));
   const { status, json } = await send(batch);
   assert.is(status, 200);
-  assert.is(json.length, 50);
+  assert.is(json.length, 100);
   json.forEach((r: any, i: number) => {
     assert.is(r.id, i);
     assert.is(r.result, i % 2 ? '0x21' : '33');
   });
 });
 
-Envelope('a batch of 51 is one -32600 error with jsonrpc and id null', async () => {
-  const batch = Array.from({ length: 51 }, (_, i) => req(i));
+Envelope('a batch of 101 is one -32600 error with jsonrpc and id null', async () => {
+  const batch = Array.from({ length: 101 }, (_, i) => req(i));
   const { json } = await send(batch);
   assert.not.ok(Array.isArray(json), 'the whole batch is refused with a single error');
   assertError(json, -32600, null);
-  assert.match(json.error.message, '50');
+  assert.match(json.error.message, '100');
   await assertAlive();
 });
 
