@@ -67,7 +67,7 @@ export class CallExecutor {
         };
         // Storage tries write their nodes even inside a reverted checkpoint: they land in a scratch overlay.
         const scratch = new OverlayTrieDb(this.trieDb);
-        const sm = stateManagerAt(scratch, this.reader.head().header.stateRoot, this.reader.common, 20_000);
+        const sm = stateManagerAt(scratch, this.reader.head().header.stateRoot, this.reader.common, { caches: true });
         return { vm: await createExecutionVM(env, sm), root: bytesToHex(this.reader.head().header.stateRoot), scratch };
       }
       await new Promise<void>((r) => this.#waiters.push(r));

@@ -8,7 +8,7 @@ import { createBlock, type Block as EjsBlock } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, ValueEncoding, type DB } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
@@ -138,9 +138,15 @@ export function executionBlock(ctx: BlockContext, common: Common): EjsBlock {
   );
 }
 
-export function stateManagerAt(db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common, cacheSize = 0): MerkleStateManager {
-  const trie = new MerklePatriciaTrie({ db, root, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, cacheSize, common });
-  return new MerkleStateManager({ trie, common });
+/**
+ * A state manager over the trie at `root`. With `caches`, accounts, code and storage are kept in
+ * memory and writes reach the trie only when the state root is asked for: a reverted eth_call or a
+ * transaction's checkpoint then costs no trie hashing. (Trie nodes are cached once for all tries, in
+ * CommittedTrieDb.)
+ */
+export function stateManagerAt(db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common, opts: { caches?: boolean } = {}): MerkleStateManager {
+  const trie = new MerklePatriciaTrie({ db, root, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common });
+  return new MerkleStateManager({ trie, common, caches: opts.caches ? new Caches() : undefined });
 }
 
 export async function createExecutionVM(env: ExecutionEnv, stateManager: MerkleStateManager): Promise<VM> {
@@ -211,7 +217,7 @@ export class BlockRunner {
     const env = this.env;
     this.#overlay.writes.clear();
     this.#machine ??= (async () => {
-      const sm = stateManagerAt(this.#overlay, parentStateRoot, env.common);
+      const sm = stateManagerAt(this.#overlay, parentStateRoot, env.common, { caches: true });
       return { sm, vm: await createExecutionVM(env, sm) };
     })();
     try {

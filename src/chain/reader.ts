@@ -158,7 +158,7 @@ export class ChainReader {
     const key = bytesToHex(stateRoot);
     let sm = this.#states.get(key);
     if (!sm) {
-      sm = stateManagerAt(this.trieDb, stateRoot, this.common, 50_000);
+      sm = stateManagerAt(this.trieDb, stateRoot, this.common);
       this.#states.set(key, sm);
     }
     return sm;

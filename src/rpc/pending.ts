@@ -41,7 +41,7 @@ export class PendingBlocks {
     const view: PendingBlock = Object.freeze({
       block: makeBlock(header, template.txs, template.uncles),
       totalDifficulty: parentTd + header.difficulty + template.uncles.reduce((sum, u) => sum + u.difficulty, 0n),
-      state: stateManagerAt(template.stateDb, header.stateRoot, this.reader.common, 10_000),
+      state: stateManagerAt(template.stateDb, header.stateRoot, this.reader.common, { caches: true }),
       calls: new CallExecutor(this.reader, 2, template.stateDb),
     });
     this.#last = { template, view };

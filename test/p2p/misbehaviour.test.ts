@@ -30,12 +30,13 @@ Misbehaviour('an invalid block gets its sender banned and its next dial refused'
     evil.onGossip(topics.blocks, async () => 'accept');
     await waitUntil(async () => (await rpc(target.url, 'net_peerCount')) === '0x1', { what: 'the peer connected' });
 
-    // A block on genesis whose merged-mining proof is missing.
-    const forged = makeBlock({ ...genesis.header, parentHash: genesis.hash, number: 1n, timestamp: 10n, gasLimit: genesis.header.gasLimit }, []);
+    // Blocks on genesis whose merged-mining proof is missing (a new one per try: gossip drops repeats).
+    let attempt = 0n;
+    const forged = () => makeBlock({ ...genesis.header, parentHash: genesis.hash, number: 1n, timestamp: 10n + attempt++, gasLimit: genesis.header.gasLimit }, []);
     const scored = async () => ((await rpc(target.url, 'sco_peerList')) as { invalidBlocks: number; goodReputation: boolean; type: string }[])
       .find((e) => e.type === 'node' && e.invalidBlocks > 0);
     const entry = await waitUntil(async () => {
-      await evil!.publish(topics.blocks, encodeBlock(forged));
+      await evil!.publish(topics.blocks, encodeBlock(forged()));
       return scored();
     }, { what: 'the invalid block scored', timeoutMs: 15_000 });
     assert.is(entry.goodReputation, false);
@@ -48,7 +49,7 @@ Misbehaviour('an invalid block gets its sender banned and its next dial refused'
     assert.is(evil.peers().length, 0);
     assert.is(await rpc(target.url, 'net_peerCount'), '0x0');
     const summary = await rpc(target.url, 'sco_reputationSummary');
-    assert.is(summary.invalidBlocks, 1);
+    assert.ok(summary.invalidBlocks >= 1);
     assert.is(summary.badReputationCount, 1);
     assert.is(summary.punishments, 1);
   } finally {
