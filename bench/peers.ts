@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { USAGE } from '../src/config.ts';
+import { NODE_RUNTIME_FLAGS } from '../src/config.ts';
 import { rpc } from './load.ts';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -74,7 +75,7 @@ async function launch(name: PeerName, opts: PeerOptions): Promise<Launch> {
       // Newer nodes also listen for peers (default port 5050): take a free port instead, where the flag exists.
       const p2p = USAGE.includes('--p2p-port') ? ['--p2p-port', '0'] : [];
       return {
-        args: ['--import', 'tsx', 'src/main.ts', '--data-dir', dataDir, '--rpc-port', '0', ...p2p, '--quiet'],
+        args: [...NODE_RUNTIME_FLAGS, '--import', 'tsx', 'src/main.ts', '--data-dir', dataDir, '--rpc-port', '0', ...p2p, '--quiet'],
         cwd: ROOT,
         urlFrom: (out) => {
           const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));

@@ -182,6 +182,13 @@ const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(O
 
 export class ConfigError extends Error {}
 
+/**
+ * V8 flags the node process runs with (`npm start` passes them; so do the testnet launcher and the
+ * benchmark). A small young generation keeps the resident set near the live heap: about 50 MB less at
+ * idle and under read load, for a few percent of throughput.
+ */
+export const NODE_RUNTIME_FLAGS = ['--max-semi-space-size=2'] as const;
+
 function orConfigError<T>(what: string, run: () => T): T {
   try {
     return run();

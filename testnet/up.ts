@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { NODE_RUNTIME_FLAGS } from '../src/config.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,7 +35,7 @@ function startOne(i: number, bootnodes: string[]): Promise<Started> {
   mkdirSync(dataDir, { recursive: true });
   const mines = i < miners;
   const args = [
-    '--import', 'tsx', join(root, 'src/main.ts'), '--quiet', '--data-dir', dataDir,
+    ...NODE_RUNTIME_FLAGS, '--import', 'tsx', join(root, 'src/main.ts'), '--quiet', '--data-dir', dataDir,
     '--rpc-port', String(Number(values['rpc-port']) + i), '--p2p-port', String(Number(values['p2p-port']) + i),
     ...(bootnodes.length ? ['--bootnodes', bootnodes.join(',')] : []),
     // Staggered intervals keep the miners from producing siblings on every round.

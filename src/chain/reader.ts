@@ -6,7 +6,7 @@
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesToHex, type Account, type Address } from '@ethereumjs/util';
 import { decodeBody, decodeReceipts, makeBlock, type Block } from './block.ts';
 import { toBig } from './bytes.ts';
 import { stateManagerAt, type StoredReceipt } from './execution.ts';
@@ -159,6 +159,19 @@ export class ChainReader {
     let sm = this.#states.get(key);
     if (!sm) {
       sm = stateManagerAt(this.trieDb, stateRoot, this.common);
+      // The state at a root never changes: an account read once (balance polls, the pool's checks) is kept.
+      const accounts = new Lru<string, Promise<Account | undefined>>(4096);
+      const read = sm.getAccount.bind(sm);
+      sm.getAccount = (address: Address) => {
+        const id = address.toString();
+        let account = accounts.get(id);
+        if (!account) {
+          account = read(address);
+          accounts.set(id, account);
+          account.catch(() => accounts.delete(id)); // a failed read is not remembered
+        }
+        return account;
+      };
       this.#states.set(key, sm);
     }
     return sm;
