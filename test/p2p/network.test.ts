@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestnet, type Testnet } from '../../testnet/harness.ts';
 import { rpc, waitUntil } from '../helpers/rpc.ts';
+import { compileFixture } from '../helpers/solc.ts';
 
 const Network = suite('p2p network');
 const wallet = new ethers.Wallet('0x1786958bf8781c0047f94c9bd7e39402cdadebef6f8faca6b503b991814f5e75');
@@ -56,18 +57,30 @@ Network('a node started after 500 blocks syncs and matches every block hash', as
   void batch;
 });
 
-Network('two halves mining apart converge on the heavier chain after healing; dropped transactions are mined again', async () => {
+Network('two halves mining apart converge on the heavier chain; a filter on the losing side sees removed logs; dropped transactions are mined again', async () => {
   net = await startTestnet({ nodes: 4, miners: [0, 2], mining: 'off' });
   const [a1, a2, b1, b2] = net.nodes;
   await waitUntil(async () => (await rpc(b2!.url, 'net_peerCount')) === '0x3', { what: 'full mesh' });
   nonce = Number(await rpc(a1!.url, 'eth_getTransactionCount', [wallet.address, 'latest']));
+  // A contract that logs, deployed everywhere before the split.
+  const { abi, bytecode } = compileFixture('Store.sol', 'Store');
+  const store = new ethers.Interface(abi);
+  const deploy = await wallet.signTransaction({ data: bytecode + store.encodeDeploy([1n]).slice(2), nonce: nonce++, gasLimit: 1_000_000, gasPrice: 0, chainId: 33 });
+  const deployHash = await rpc(a1!.url, 'eth_sendRawTransaction', [deploy]);
+  await mineVia(a1!.url);
+  const { contractAddress } = await waitUntil(() => rpc(b2!.url, 'eth_getTransactionReceipt', [deployHash]), { what: 'the contract everywhere' });
+
   await net.partition([0, 1], [2, 3]);
   await waitUntil(async () => (await rpc(a1!.url, 'net_peerCount')) === '0x1', { what: 'the partition' });
-  // Side A mines one block holding a transaction; side B mines three empty blocks (heavier).
-  const txHash = await rpc(a2!.url, 'eth_sendRawTransaction', [await transfer(77n)]);
+  const filter = await rpc(a1!.url, 'eth_newFilter', [{ address: contractAddress }]);
+  // Side A mines one block holding a logging transaction; side B mines three empty blocks (heavier).
+  const call = await wallet.signTransaction({ to: contractAddress, data: store.encodeFunctionData('set', [77n]), nonce: nonce++, gasLimit: 200_000, gasPrice: 0, chainId: 33 });
+  const txHash = await rpc(a2!.url, 'eth_sendRawTransaction', [call]);
   const ownNumber = BigInt(await rpc(a1!.url, 'eth_blockNumber'));
-  await rpc(a1!.url, 'evm_mine').catch(async () => mineVia(a1!.url));
-  const onA = await waitUntil(() => rpc(a2!.url, 'eth_getTransactionReceipt', [txHash]), { what: 'the transfer mined on side A' });
+  await mineVia(a1!.url);
+  const onA = await waitUntil(() => rpc(a2!.url, 'eth_getTransactionReceipt', [txHash]), { what: 'the call mined on side A' });
+  const seen = await waitUntil(async () => { const c = await rpc(a1!.url, 'eth_getFilterChanges', [filter]); return c.length ? c : undefined; }, { what: 'the log on side A' });
+  assert.equal(seen.map((l: { removed: boolean; transactionHash: string }) => [l.removed, l.transactionHash]), [[false, txHash]]);
   for (let i = 0; i < 3; i++) await mineVia(b1!.url);
   await waitUntil(async () => BigInt(await rpc(b2!.url, 'eth_blockNumber')) === ownNumber + 3n, { what: 'side B at +3' });
   const heavier = await head(b1!.url);
@@ -78,7 +91,10 @@ Network('two halves mining apart converge on the heavier chain after healing; dr
       { what: `node ${n.index} on the heavier chain`, timeoutMs: 20_000 });
   }
   assert.is((await rpc(a1!.url, 'eth_getBlockByNumber', [onA.blockNumber, false])).hash === onA.blockHash, false, 'side A block left the canonical chain');
-  // The transfer went back to side A's pool; the next block mined anywhere includes it.
+  const dropped = await rpc(a1!.url, 'eth_getFilterChanges', [filter]);
+  assert.ok(dropped.some((l: { removed: boolean; transactionHash: string; blockHash: string }) => l.removed && l.transactionHash === txHash && l.blockHash === onA.blockHash),
+    'the filter reports the dropped log with removed: true');
+  // The call went back to side A's pool; the next block mined anywhere includes it.
   await mineVia(a1!.url);
   const again = await waitUntil(async () => {
     const r = await rpc(b2!.url, 'eth_getTransactionReceipt', [txHash]);
@@ -87,12 +103,10 @@ Network('two halves mining apart converge on the heavier chain after healing; dr
   assert.is(again.status, '0x1');
 });
 
-/** Mines one block on a node whose built-in client is off, through its own mnr_* endpoint. */
+/** Mines one block on a node whose built-in client is off (evm_mine seals through the same submission path). */
 async function mineVia(url: string): Promise<void> {
   const before = BigInt(await rpc(url, 'eth_blockNumber'));
-  const { spawn } = await import('node:child_process');
-  const miner = spawn(process.execPath, ['--import', 'tsx', 'src/minerClient/main.ts', '--rpc', url, '--blocks', '1', '--other-txs', '0'], { stdio: 'ignore' });
-  await new Promise((r) => miner.on('exit', r));
+  await rpc(url, 'evm_mine');
   await waitUntil(async () => BigInt(await rpc(url, 'eth_blockNumber')) > before, { what: 'a mined block' });
 }
 
