@@ -106,6 +106,14 @@ export class ChainReader {
     return hash && this.getBlock(hash);
   }
 
+  /** A stored block's network encoding (encodeBlock), assembled from the stored bytes without decoding its transactions. */
+  async rawBlock(hash: Uint8Array): Promise<Uint8Array | undefined> {
+    const [header, body] = await Promise.all([this.store.headers.get(hash), this.store.bodies.get(hash)]);
+    if (!header || !body) return undefined;
+    const [txs, uncles] = RLP.decode(body) as Uint8Array[][];
+    return RLP.encode([RLP.decode(header), txs, uncles] as never);
+  }
+
   async isCanonical(hash: Uint8Array, number: bigint): Promise<boolean> {
     const canon = await this.canonicalHash(number);
     return canon !== undefined && bytesToHex(canon) === bytesToHex(hash);

@@ -3,7 +3,7 @@
  * sync, serves the request/response protocols from the chain, validates gossip by handing blocks
  * to the chain and transactions to the pool, and announces what this node mines and receives.
  */
-import { decodeBlock, encodeBlock, type Block } from '../chain/block.ts';
+import { decodeBlock, encodeBlock } from '../chain/block.ts';
 import { decodeTx, TxDecodeError } from '../chain/execution.ts';
 import type { ChainReader } from '../chain/reader.ts';
 import type { ChainProtocol } from '../actors/chain/index.ts';
@@ -106,10 +106,13 @@ export async function startNetwork(
     });
     await node.serve(BLOCKS_BY_RANGE_PROTOCOL, MAX_REQUEST_BYTES, async (req) => {
       const { start, count } = decodeRangeRequest(req);
-      return encodeBlockList(await collect(Array.from({ length: count }, (_, i) => () => reader.canonicalBlock(start + BigInt(i)))));
+      return encodeBlockList(await collect(Array.from({ length: count }, (_, i) => async () => {
+        const hash = await reader.canonicalHash(start + BigInt(i));
+        return hash && reader.rawBlock(hash);
+      })));
     });
     await node.serve(BLOCKS_BY_HASH_PROTOCOL, MAX_REQUEST_BYTES, async (req) =>
-      encodeBlockList(await collect(decodeHashRequest(req).map((hash) => () => reader.getBlock(hash)))));
+      encodeBlockList(await collect(decodeHashRequest(req).map((hash) => () => reader.rawBlock(hash)))));
     node.onGossip(topics.blocks, validateBlock);
     node.onGossip(topics.txs, validateTx);
     p2p = node;
@@ -128,13 +131,12 @@ export async function startNetwork(
 }
 
 /** Encoded blocks in order until the first missing one, within the response size limit. */
-async function collect(lookups: (() => Promise<Block | undefined>)[]): Promise<Uint8Array[]> {
+async function collect(lookups: (() => Promise<Uint8Array | undefined>)[]): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
   let size = 0;
   for (const lookup of lookups) {
-    const block = await lookup();
-    if (!block) break;
-    const raw = encodeBlock(block);
+    const raw = await lookup();
+    if (!raw) break;
     if (size + raw.length > MAX_RESPONSE_BYTES - 1024) break;
     size += raw.length;
     out.push(raw);

@@ -4,7 +4,7 @@
  * Bump a version whenever its wire format changes.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesToHex, concatBytes } from '@ethereumjs/util';
 import { toBig, uintBytes } from '../chain/bytes.ts';
 
 export const STATUS_PROTOCOL = '/mmnode/req/status/1';
@@ -62,8 +62,13 @@ export function decodeHashRequest(raw: Uint8Array): Uint8Array[] {
   return f;
 }
 
-/** A list of encoded blocks (each the RLP of src/chain/block.ts encodeBlock). */
-export const encodeBlockList = (blocks: Uint8Array[]) => RLP.encode(blocks.map((b) => RLP.decode(b)) as never);
+/** A list of encoded blocks (each the RLP of src/chain/block.ts encodeBlock), framed as one RLP list without re-encoding them. */
+export function encodeBlockList(blocks: Uint8Array[]): Uint8Array {
+  const length = blocks.reduce((n, b) => n + b.length, 0);
+  const lengthBytes = uintBytes(length);
+  const prefix = length < 56 ? Uint8Array.of(0xc0 + length) : Uint8Array.of(0xf7 + lengthBytes.length, ...lengthBytes);
+  return concatBytes(prefix, ...blocks);
+}
 export function decodeBlockList(raw: Uint8Array): Uint8Array[] {
   const list = RLP.decode(raw) as unknown[];
   if (!Array.isArray(list)) throw new Error('malformed block list');
