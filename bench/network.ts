@@ -2,10 +2,16 @@
  * `npx tsx bench/network.ts`: block propagation over a 4-node testnet (from a block's import on the
  * miner to its import on every other node, p50/p99) and the sync rate of a late joiner (blocks/s
  * over 5,000 blocks that each hold a transaction). Targets (issue 5): p99 ≤ 100 ms, sync ≥ 1,000 blocks/s.
- * Nodes run in one process on loopback (real libp2p over TCP between them).
+ * Propagation: four in-process nodes on loopback (real libp2p over TCP between them). Sync: a node
+ * process serving the chain and a late joiner in another process.
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { ethers } from 'ethers';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NODE_RUNTIME_FLAGS } from '../src/config.ts';
 import type { NodeEvent } from '../src/actors/events.ts';
 import { spawn as spawnActor } from '../src/actors/kernel/index.ts';
 import type { RunningNode } from '../src/node.ts';
@@ -75,6 +81,24 @@ async function mineThroughWork(url: string) {
   await rpc(url, 'mnr_submitBitcoinBlock', [Buffer.from(serializeParentBlock({ header, txs: [parseParentTx(coinbase).tx] })).toString('hex')]);
 }
 
+/** A node process on `dataDir` (free ports); resolves with its ready line once it serves. */
+function nodeProcess(dataDir: string, args: string[]): Promise<{ child: ChildProcess; rpcUrl: string; multiaddrs: string[]; readyAt: number }> {
+  const child = spawn(process.execPath, [...NODE_RUNTIME_FLAGS, '--import', 'tsx', 'src/main.ts', '--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...args],
+    { cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));
+      if (line) { child.stdout!.removeAllListeners('data'); child.stdout!.resume(); resolve({ child, ...JSON.parse(line), readyAt: performance.now() }); }
+    });
+    child.on('exit', (code) => reject(new Error(`node exited (${code}) before it was ready`)));
+  });
+}
+
+const stopProcess = (child: ChildProcess) => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+
+/** The chain is built in-process, then served by one node process to a late joiner in another (as on two machines). */
 async function sync() {
   const net = await startTestnet({ nodes: 1, miners: [0] });
   const source = net.nodes[0]!;
@@ -87,17 +111,36 @@ async function sync() {
   }
   const height = Number(await rpc(source.url, 'eth_blockNumber'));
   const built = (performance.now() - t0) / 1000;
-  const start = performance.now();
-  const late = await net.add();
-  await until(async () => Number(await rpc(late.url, 'eth_blockNumber')) >= height, 'late joiner synced', 600_000);
-  const seconds = (performance.now() - start) / 1000;
+  const chainDir = mkdtempSync(join(tmpdir(), 'mmnode-bench-sync-'));
+  const joinerDir = mkdtempSync(join(tmpdir(), 'mmnode-bench-join-'));
+  cpSync(source.config.dataDir, chainDir, { recursive: true });
   await net.stop();
-  return { height, seconds, rate: height / seconds, built };
+  rmSync(join(chainDir, 'p2p-key'), { force: true });
+  const server = await nodeProcess(chainDir, ['--no-mining']);
+  try {
+    const late = await nodeProcess(joinerDir, ['--no-mining', '--bootnodes', server.multiaddrs[0]!]);
+    try {
+      let first = 0;
+      await until(async () => {
+        const n = Number(await rpc(late.rpcUrl, 'eth_blockNumber'));
+        if (n > 0 && !first) first = performance.now();
+        return n >= height;
+      }, 'late joiner synced', 600_000);
+      const seconds = (performance.now() - late.readyAt) / 1000;
+      return { height, seconds, rate: height / seconds, built, connectSeconds: (first - late.readyAt) / 1000 };
+    } finally {
+      await stopProcess(late.child);
+    }
+  } finally {
+    await stopProcess(server.child);
+    rmSync(chainDir, { recursive: true, force: true });
+    rmSync(joinerDir, { recursive: true, force: true });
+  }
 }
 
 console.log(`command: npx tsx bench/network.ts (BENCH_PROPAGATION_BLOCKS=${BLOCKS}, BENCH_SYNC_BLOCKS=${SYNC_BLOCKS})`);
 const p = await propagation();
 console.log(`propagation over 4 nodes, ${BLOCKS} blocks: p50 ${p.p50.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms, max ${p.max.toFixed(1)} ms  (target p99 ≤ 100 ms: ${p.p99 <= 100 ? 'PASS' : 'MISS'})`);
 const s = await sync();
-console.log(`sync of a late joiner: ${s.height} blocks with a transaction each in ${s.seconds.toFixed(2)} s = ${s.rate.toFixed(0)} blocks/s  (target ≥ 1000: ${s.rate >= 1000 ? 'PASS' : 'MISS'}; building them took ${s.built.toFixed(1)} s)`);
+console.log(`sync of a late joiner (its own process): ${s.height} blocks with a transaction each in ${s.seconds.toFixed(2)} s from its start = ${s.rate.toFixed(0)} blocks/s, the first block after ${s.connectSeconds.toFixed(2)} s  (target ≥ 1000: ${s.rate >= 1000 ? 'PASS' : 'MISS'}; building them took ${s.built.toFixed(1)} s)`);
 process.exit(0);
