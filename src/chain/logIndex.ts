@@ -4,20 +4,22 @@
  * moves the canonical chain (import, reorg, rewind), so a crash or a reorg can never leave it out
  * of step with the chain.
  *
- *   0x00 | number (8)                                 → text: the block hash, then a line per log:
- *                                                        `<tx index> <tx hash> <address> <data> <topic> …`
- *                                                        (blocks with logs only; line k + 1 is the log of index k)
- *   0x01 | address (20) | number (8) | log index (4)  → ''   the log comes from this address
- *   0x1p | topic (32) | number (8) | log index (4)    → ''   the log has this topic at position p (0…3)
+ *   0x00 | number (8)                   → text: the block hash, then a line per log:
+ *                                          `<tx index> <tx hash> <address> <data> <topic> …`
+ *                                          (blocks with logs only; line k + 1 is the log of index k)
+ *   0x01 | address (20) | number (8)    → number (8), then the indexes (4 bytes each, ascending) of the
+ *                                          block's logs from this address (the number again: a reader of
+ *                                          values alone needs no keys)
+ *   0x1p | topic (32) | number (8)      → number (8), then the indexes of the block's logs with this topic at position p (0…3)
  *
  * Numbers are big-endian, so keys sort in chain order and a block range is one key range. Logs are
  * kept as on the wire (lowercase hex), so answering converts nothing. One record per block keeps a
- * scan of a range short; the address and topic keys name single logs, so intersecting them is exact.
- * src/chain/logQuery.ts reads it.
+ * scan of a range short; an address or topic has one key per block, and its log indexes make
+ * intersections exact. src/chain/logQuery.ts reads it.
  */
 import { concatBytes } from '@ethereumjs/util';
 import type { Block } from './block.ts';
-import { be64, EMPTY, fromHex, hex, type Hex } from './bytes.ts';
+import { be64, fromHex, hex, toBig, uintBytes, type Hex } from './bytes.ts';
 import type { StoredReceipt } from './execution.ts';
 import { blockLogEntries, type LogEntry } from './logFilter.ts';
 import type { ChainReader } from './reader.ts';
@@ -27,46 +29,59 @@ export const RECORD = 0x00;
 export const ADDRESS = 0x01;
 export const TOPIC = 0x10;
 
-/** Bytes of the position (block number, log index) that ends every address and topic key. */
-export const POSITION_BYTES = 12;
-const LAST_LOG_INDEX = 0xffff_ffff;
 
-/** `meta` key present once every canonical block is indexed (written with genesis, or after a backfill). */
+/** `meta` key holding the index format once every canonical block is indexed in it (written with genesis, or after a rebuild). */
 const INDEXED = new TextEncoder().encode('logindex');
-const FORMAT_VERSION = new Uint8Array([1]);
+/** 1: the first layout (a key per log); 2: a key per address or topic and block. */
+const FORMAT_VERSION = new Uint8Array([2]);
+/**
+ * `meta` key counting the changes that removed entries (reorgs, rewinds). Until it moves, what the
+ * index holds for a block number stays as it is, so readers may keep what they read of it.
+ */
+const GENERATION = new TextEncoder().encode('logindex.generation');
 
-const be32 = (i: number): Uint8Array => {
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setUint32(0, i);
-  return out;
-};
+export async function indexGeneration(store: ChainStore): Promise<bigint> {
+  const raw = await store.meta.get(GENERATION);
+  return raw ? toBig(raw) : 0n;
+}
 
 /** The prefix of the address or topic keys of `value` under `kind`. */
 export const keyPrefix = (kind: number, value: Uint8Array): Uint8Array => concatBytes(new Uint8Array([kind]), value);
-/** An address or topic key: prefix, then the log's position. */
-const positionKey = (prefix: Uint8Array, n: bigint, logIndex: number): Uint8Array => concatBytes(prefix, be64(n), be32(logIndex));
-/** The first and last keys of block range from…to under an address or topic prefix. */
-export const positionRange = (prefix: Uint8Array, from: bigint, to: bigint) =>
-  ({ gte: positionKey(prefix, from, 0), lte: positionKey(prefix, to, LAST_LOG_INDEX) });
-export const recordKey = (n: bigint): Uint8Array => concatBytes(new Uint8Array([RECORD]), be64(n));
-/** The block number at the end of a record key. */
-export const numberOfRecordKey = (key: Uint8Array): bigint => new DataView(key.buffer, key.byteOffset + 1, 8).getBigUint64(0);
+/** A key: a prefix (a record's, or an address's or topic's), then the block number. */
+export const blockKey = (prefix: Uint8Array, n: bigint): Uint8Array => concatBytes(prefix, be64(n));
+export const recordKey = (n: bigint): Uint8Array => blockKey(Uint8Array.of(RECORD), n);
 
 
 function blockOps(sublevel: BytesSublevel, block: Block, receipts: readonly StoredReceipt[], type: 'put' | 'del'): BatchOp[] {
   const n = block.header.number;
   const logs = blockLogEntries(block, receipts);
   if (logs.length === 0) return [];
-  const keys = [recordKey(n)];
+  // Log indexes by key, in ascending order (logs are visited in order).
+  const entries = new Map<string, { kind: number; value: Hex; indexes: number[] }>();
+  const add = (kind: number, value: Hex, logIndex: number) => {
+    const id = `${kind}${value}`;
+    const entry = entries.get(id) ?? entries.set(id, { kind, value, indexes: [] }).get(id)!;
+    entry.indexes.push(logIndex);
+  };
   for (const log of logs) {
-    keys.push(positionKey(keyPrefix(ADDRESS, fromHex(log.address)), n, log.logIndex));
-    log.topics.forEach((t, p) => keys.push(positionKey(keyPrefix(TOPIC + p, fromHex(t)), n, log.logIndex)));
+    add(ADDRESS, log.address, log.logIndex);
+    log.topics.forEach((t, p) => add(TOPIC + p, t, log.logIndex));
   }
-  if (type === 'del') return keys.map((key) => ({ type, sublevel, key }));
-  // Plain lines rather than JSON: a query splits out only the logs it needs, as substrings.
+  const keyed = [...entries.values()].map((e) => ({ key: blockKey(keyPrefix(e.kind, fromHex(e.value)), n), indexes: e.indexes }));
+  if (type === 'del') return [recordKey(n), ...keyed.map((e) => e.key)].map((key) => ({ type, sublevel, key }));
+  // Plain lines rather than JSON: splitting them is cheaper than parsing, and the parts are substrings.
   const lines = [hex(block.hash), ...logs.map((l) => [l.txIndex, l.txHash, l.address, l.data, ...l.topics].join(' '))];
-  const value = new TextEncoder().encode(lines.join('\n'));
-  return keys.map((key, i) => ({ type, sublevel, key, value: i === 0 ? value : EMPTY }));
+  return [
+    { type, sublevel, key: recordKey(n), value: new TextEncoder().encode(lines.join('\n')) },
+    ...keyed.map(({ key, indexes }): BatchOp => ({ type, sublevel, key, value: concatBytes(be64(n), uint32s(indexes)) })),
+  ];
+}
+
+function uint32s(values: readonly number[]): Uint8Array {
+  const out = new Uint8Array(4 * values.length);
+  const view = new DataView(out.buffer);
+  values.forEach((v, i) => view.setUint32(4 * i, v));
+  return out;
 }
 
 function logOfLine(blockHash: Hex, blockNumber: bigint, logIndex: number, line: string): LogEntry {
@@ -74,18 +89,10 @@ function logOfLine(blockHash: Hex, blockNumber: bigint, logIndex: number, line: 
   return { blockHash, blockNumber, txHash: txHash!, txIndex: Number(txIndex), logIndex, address: address!, topics, data: data! };
 }
 
-/** Every log of a block record (read as utf8 text). */
-export function recordLogs(n: bigint, text: string): LogEntry[] {
-  const [blockHash, ...lines] = text.split('\n') as Hex[];
+/** Every log of block `n` from its record (ASCII: latin1 is the cheapest way to read it). */
+export function recordLogs(n: bigint, record: Buffer): LogEntry[] {
+  const [blockHash, ...lines] = record.toString('latin1').split('\n') as Hex[];
   return lines.map((line, logIndex) => logOfLine(blockHash!, n, logIndex, line));
-}
-
-/** One log of a block record (read as utf8 text), found without splitting the others. */
-export function recordLog(n: bigint, text: string, logIndex: number): LogEntry {
-  let start = text.indexOf('\n') + 1;
-  for (let i = 0; i < logIndex; i++) start = text.indexOf('\n', start) + 1;
-  const end = text.indexOf('\n', start);
-  return logOfLine(text.slice(0, 66) as Hex, n, logIndex, text.slice(start, end < 0 ? text.length : end));
 }
 
 /**
@@ -104,6 +111,7 @@ export async function logIndexOps(
     return r;
   };
   const ops: BatchOp[] = [];
+  if (change.removed.length) ops.push({ type: 'put', sublevel: store.meta, key: GENERATION, value: uintBytes((await indexGeneration(store)) + 1n) });
   for (const b of change.removed) ops.push(...blockOps(store.logs, b, await receipts(b), 'del'));
   for (const b of change.added) ops.push(...blockOps(store.logs, b, await receipts(b), 'put'));
   return ops;
@@ -113,12 +121,14 @@ export async function logIndexOps(
 export const indexedMarkerOp = (store: ChainStore): BatchOp => ({ type: 'put', sublevel: store.meta, key: INDEXED, value: FORMAT_VERSION });
 
 /**
- * Indexes the canonical chain of a store written before the index existed (once: the marker is
- * written last, and re-indexing a block only rewrites the same keys, so a crash midway is harmless).
+ * Indexes the canonical chain of a store written before the index existed, or in an older format
+ * (once: the marker is written last, so a crash midway only means starting over at the next start).
  */
 export async function ensureLogIndex(reader: ChainReader): Promise<void> {
   const store = reader.store;
-  if (await store.meta.get(INDEXED)) return;
+  const marker = await store.meta.get(INDEXED);
+  if (marker?.length === 1 && marker[0] === FORMAT_VERSION[0]) return;
+  await store.logs.clear();
   const head = reader.head().number;
   let ops: BatchOp[] = [];
   for (let n = 1n; n <= head; n++) {

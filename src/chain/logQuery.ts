@@ -4,18 +4,21 @@
  * logs; a longer range only while it returns at most 10,000 logs, and otherwise the error names a
  * range that fits, so a client can split its query.
  *
- * Without addresses or topics the query scans the block records of the range (blocks with logs
+ * Without addresses or topics the query takes every block record of the range (blocks with logs
  * only). With them it finds the matching logs in the index before reading anything else: each
  * constrained dimension (the addresses; each topic position) is a union of key ranges, the
  * dimensions are intersected by leapfrogging their cursors (a cursor seeks past the logs another
- * dimension lacks), and only the records of blocks holding a match are read.
+ * dimension lacks), and only the blocks holding a match are read.
+ *
+ * The logs of recently read blocks are kept (up to CACHED_LOGS logs), by block number and the index
+ * generation they were read in (src/chain/logIndex.ts: it moves on every reorg), so a query of
+ * recent blocks reads only index keys.
  */
-import { concatBytes } from '@ethereumjs/util';
-import type { AbstractKeyIterator } from 'abstract-level';
+import type { AbstractKeyIterator, AbstractValueIterator } from 'abstract-level';
 import { NodeError } from '../errors.ts';
 import { fromHex, quantity } from './bytes.ts';
-import { ADDRESS, keyPrefix, numberOfRecordKey, POSITION_BYTES, positionRange, recordKey, recordLog, recordLogs, TOPIC } from './logIndex.ts';
-import type { LogCriteria, LogEntry } from './logFilter.ts';
+import { ADDRESS, blockKey, indexGeneration, keyPrefix, recordKey, recordLogs, TOPIC } from './logIndex.ts';
+import { matchesLog, type LogCriteria, type LogEntry } from './logFilter.ts';
 import type { ChainStore } from './store.ts';
 
 export interface LogLimits {
@@ -30,7 +33,69 @@ export const LOG_LIMITS: LogLimits = Object.freeze({ maxBlocks: 2_000n, maxLogs:
 
 /** Index entries read per LevelDB round trip. */
 const BATCH = 512;
-const UTF8 = { valueEncoding: 'utf8' } as const;
+/** Most logs kept in the cache of recently read blocks (about 1 KiB each). */
+const CACHED_LOGS = 20_000;
+const BUFFER = { valueEncoding: 'buffer' } as const;
+
+/** Logs of blocks by number for one index generation, least recently used first out, bounded by the number of logs. */
+class LogCache {
+  readonly #blocks = new Map<number, { readonly generation: bigint; readonly logs: readonly LogEntry[] }>();
+  #logs = 0;
+
+  get(n: number, generation: bigint): readonly LogEntry[] | undefined {
+    const entry = this.#blocks.get(n);
+    if (entry?.generation !== generation) return undefined;
+    this.#blocks.delete(n);
+    this.#blocks.set(n, entry);
+    return entry.logs;
+  }
+
+  set(n: number, generation: bigint, logs: readonly LogEntry[]): void {
+    if (logs.length > CACHED_LOGS) return;
+    this.#logs -= this.#blocks.get(n)?.logs.length ?? 0;
+    this.#blocks.delete(n);
+    this.#blocks.set(n, { generation, logs });
+    this.#logs += logs.length;
+    for (const [oldest, old] of this.#blocks) {
+      if (this.#logs <= CACHED_LOGS) break;
+      this.#blocks.delete(oldest);
+      this.#logs -= old.logs.length;
+    }
+  }
+}
+
+/** One cache per store (a process may run several nodes). */
+const caches = new WeakMap<ChainStore, LogCache>();
+
+/** Block numbers are JS numbers here (exact below 2^53); keys end with their 8 bytes. */
+const TWO_32 = 2 ** 32;
+const numberAt = (key: Buffer) => key.readUInt32BE(key.length - 8) * TWO_32 + key.readUInt32BE(key.length - 4);
+function numberBytes(n: number): Buffer {
+  const out = Buffer.allocUnsafe(8);
+  out.writeUInt32BE(Math.floor(n / TWO_32), 0);
+  out.writeUInt32BE(n % TWO_32, 4);
+  return out;
+}
+const AS_BUFFERS = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
+
+/** The logs of canonical blocks: from the cache, or from their records (a block without logs has none: an empty list). */
+async function logsOfBlocks(store: ChainStore, generation: bigint, numbers: readonly number[]): Promise<(readonly LogEntry[])[]> {
+  let cache = caches.get(store);
+  if (!cache) caches.set(store, (cache = new LogCache()));
+  const out = numbers.map((n) => cache.get(n, generation));
+  const missing: number[] = [];
+  out.forEach((logs, i) => { if (!logs) missing.push(i); });
+  if (missing.length) {
+    const records = await store.logs.getMany<Uint8Array, Buffer>(missing.map((i) => recordKey(BigInt(numbers[i]!))), BUFFER);
+    missing.forEach((i, j) => {
+      const record = records[j];
+      const logs = record ? recordLogs(BigInt(numbers[i]!), record) : [];
+      cache.set(numbers[i]!, generation, logs);
+      out[i] = logs;
+    });
+  }
+  return out as (readonly LogEntry[])[];
+}
 
 /**
  * The logs matching `criteria` in canonical blocks `from`…`to` (inclusive, both at most the head),
@@ -62,15 +127,17 @@ function tooManyLogs(from: bigint, to: bigint, overflowAt: bigint, limits: LogLi
 
 /** The matching logs, in chain order, a batch at a time. */
 async function* matchingLogs(store: ChainStore, criteria: LogCriteria, from: bigint, to: bigint): AsyncGenerator<LogEntry[]> {
+  // Read first: a reorg landing meanwhile moves it, and what this query caches is dropped.
+  const generation = await indexGeneration(store);
   const dimensions: Uint8Array[][] = [];
   if (criteria.addresses.length) dimensions.push(criteria.addresses.map((a) => keyPrefix(ADDRESS, fromHex(a))));
   criteria.topics.forEach((alternatives, p) => { if (alternatives) dimensions.push(alternatives.map((t) => keyPrefix(TOPIC + p, fromHex(t)))); });
 
   if (dimensions.length === 0) {
-    const it = store.logs.iterator<Uint8Array, string>({ gte: recordKey(from), lte: recordKey(to), ...UTF8 });
+    const it = store.logs.keys({ gte: recordKey(from), lte: recordKey(to), ...AS_BUFFERS } as never) as unknown as AbstractKeyIterator<never, Buffer>;
     try {
-      for (let entries = await it.nextv(BATCH); entries.length; entries = await it.nextv(BATCH)) {
-        yield entries.flatMap(([key, text]) => recordLogs(numberOfRecordKey(key), text));
+      for (let keys = await it.nextv(BATCH); keys.length; keys = await it.nextv(BATCH)) {
+        yield (await logsOfBlocks(store, generation, keys.map(numberAt))).flat();
       }
     } finally {
       await it.close();
@@ -79,42 +146,61 @@ async function* matchingLogs(store: ChainStore, criteria: LogCriteria, from: big
   }
 
   const cursors = dimensions.map((prefixes) => new UnionCursor(prefixes.map((p) => new KeyCursor(store, p, from, to))));
-  /** The logs at these positions: the records of their blocks are read once each. */
-  const read = async (positions: string[]): Promise<LogEntry[]> => {
-    const blocks = [...new Set(positions.map((p) => p.slice(0, 8)))];
-    const numbers = blocks.map((b) => Buffer.from(b, 'latin1').readBigUInt64BE());
-    const texts = await store.logs.getMany<Uint8Array, string>(numbers.map(recordKey), UTF8);
-    const records = new Map(blocks.map((b, i) => [b, { n: numbers[i]!, text: texts[i]! }]));
-    return positions.map((p) => {
-      const { n, text } = records.get(p.slice(0, 8))!;
-      return recordLog(n, text, Buffer.from(p, 'latin1').readUInt32BE(8));
-    });
+  /** The logs of candidate blocks at these indexes, in order. */
+  const read = async (blocks: number[], indexes: number[][]): Promise<LogEntry[]> => {
+    const logs = await logsOfBlocks(store, generation, blocks);
+    const out: LogEntry[] = [];
+    for (let b = 0; b < blocks.length; b++) {
+      for (const i of indexes[b]!) {
+        const log = logs[b]![i];
+        // Re-checked: a reorg between reading the index and the blocks must not pass off another log.
+        if (log && matchesLog(criteria, log.address, log.topics)) out.push(log);
+      }
+    }
+    return out;
   };
   try {
     await Promise.all(cursors.map((c) => c.start()));
-    let positions: string[] = [];
-    // Positions are compared as latin1 strings of their bytes: the same order as the keys.
-    for (let p = await nextCommon(cursors, ''); p !== undefined; p = await nextCommon(cursors, `${p}\0`)) {
-      positions.push(p);
-      if (positions.length === BATCH) {
-        yield await read(positions);
-        positions = [];
+    let blocks: number[] = [];
+    let indexes: number[][] = [];
+    // Awaited only when a cursor reads the index: most steps are synchronous.
+    for (let found = nextCommon(cursors, 0); ;) {
+      const n = typeof found === 'object' ? await found : found;
+      if (n === undefined) break;
+      // Every dimension has logs in block n: the matching ones are in all of their lists.
+      let common = cursors[0]!.indexes();
+      for (let d = 1; d < cursors.length && common.length; d++) {
+        const other = new Set(cursors[d]!.indexes());
+        common = common.filter((i) => other.has(i));
       }
+      if (common.length) {
+        blocks.push(n);
+        indexes.push(common);
+      }
+      if (blocks.length === BATCH) {
+        yield await read(blocks, indexes);
+        blocks = [];
+        indexes = [];
+      }
+      found = nextCommon(cursors, n + 1);
     }
-    if (positions.length) yield await read(positions);
+    if (blocks.length) yield await read(blocks, indexes);
   } finally {
     await Promise.all(cursors.map((c) => c.close()));
   }
 }
 
-/** The first position at or after `atLeast` that every cursor holds (leapfrog intersection). */
-async function nextCommon(cursors: Cursor[], atLeast: string): Promise<string | undefined> {
+/**
+ * The first block at or after `atLeast` that every cursor holds (leapfrog intersection); a promise
+ * of it only when a cursor has to read the index first.
+ */
+function nextCommon(cursors: Cursor[], atLeast: number): number | undefined | Promise<number | undefined> {
   let target = atLeast;
   for (;;) {
     let aligned = true;
     for (const c of cursors) {
       const reading = c.advanceTo(target);
-      if (reading) await reading;
+      if (reading) return reading.then(() => nextCommon(cursors, target));
       const at = c.current;
       if (at === undefined) return undefined;
       if (at > target) {
@@ -127,36 +213,46 @@ async function nextCommon(cursors: Cursor[], atLeast: string): Promise<string | 
 }
 
 interface Cursor {
-  /** The log position it stands on (latin1 string of the position bytes); undefined once exhausted. */
-  readonly current: string | undefined;
+  /** The block it stands on; undefined once exhausted. */
+  readonly current: number | undefined;
+  /** The indexes of the block's logs it holds, ascending. */
+  indexes(): number[];
   start(): Promise<void>;
   /**
-   * Moves to the first position at or after `target` (stays when already there). Returns a promise
+   * Moves to the first block at or after `target` (stays when already there). Returns a promise
    * only when it has to read the index: most steps are within what was read ahead, and stay synchronous.
    */
-  advanceTo(target: string): Promise<void> | undefined;
+  advanceTo(target: number): Promise<void> | undefined;
   close(): Promise<void>;
 }
 
-const positionOfKey = (key: Uint8Array) => key.subarray(key.length - POSITION_BYTES);
-
-/** The logs of one index key prefix (an address, or a topic at a position), in order, read a batch ahead. */
+/** The blocks of one index key prefix (an address, or a topic at a position), in order, read a batch ahead. */
 class KeyCursor implements Cursor {
-  readonly #it: AbstractKeyIterator<never, Uint8Array>;
-  #positions: string[] = [];
+  // Values alone: each starts with its block number (one Buffer per entry, not two).
+  readonly #it: AbstractValueIterator<never, Buffer, Buffer>;
+  #numbers: number[] = [];
+  #lists: Buffer[] = [];
   #at = 0;
 
   constructor(store: ChainStore, private readonly prefix: Uint8Array, from: bigint, to: bigint) {
-    this.#it = store.logs.keys(positionRange(prefix, from, to)) as unknown as AbstractKeyIterator<never, Uint8Array>;
+    const range = { gte: blockKey(prefix, from), lte: blockKey(prefix, to), ...AS_BUFFERS };
+    this.#it = store.logs.values(range as never) as unknown as AbstractValueIterator<never, Buffer, Buffer>;
   }
 
-  get current(): string | undefined {
-    return this.#positions[this.#at];
+  get current(): number | undefined {
+    return this.#numbers[this.#at];
+  }
+
+  indexes(): number[] {
+    const list = this.#lists[this.#at]!;
+    const out = new Array<number>((list.length - 8) / 4);
+    for (let i = 0; i < out.length; i++) out[i] = list.readUInt32BE(8 + 4 * i);
+    return out;
   }
 
   async #read(): Promise<void> {
-    const keys = await this.#it.nextv(BATCH);
-    this.#positions = keys.map((k) => Buffer.from(positionOfKey(k)).toString('latin1'));
+    this.#lists = await this.#it.nextv(BATCH);
+    this.#numbers = this.#lists.map((list) => list.readUInt32BE(0) * TWO_32 + list.readUInt32BE(4));
     this.#at = 0;
   }
 
@@ -164,11 +260,12 @@ class KeyCursor implements Cursor {
     return this.#read();
   }
 
-  advanceTo(target: string): Promise<void> | undefined {
-    while (this.#at < this.#positions.length && this.#positions[this.#at]! < target) this.#at++;
+  advanceTo(target: number): Promise<void> | undefined {
+    while (this.#at < this.#numbers.length && this.#numbers[this.#at]! < target) this.#at++;
     // Found, or exhausted (the last read came back empty).
-    if (this.#at < this.#positions.length || this.#positions.length === 0) return undefined;
-    this.#it.seek(concatBytes(this.prefix, Buffer.from(target, 'latin1')));
+    if (this.#at < this.#numbers.length || this.#numbers.length === 0) return undefined;
+    // Read on from where the batch ended, or seek when the target lies beyond the next block.
+    if (target > this.#numbers.at(-1)! + 1) this.#it.seek(Buffer.concat([this.prefix, numberBytes(target)]));
     return this.#read().then(() => this.advanceTo(target));
   }
 
@@ -177,21 +274,27 @@ class KeyCursor implements Cursor {
   }
 }
 
-/** The logs any of several cursors holds (a dimension's alternatives), in order. */
+/** The blocks any of several cursors holds (a dimension's alternatives), in order. */
 class UnionCursor implements Cursor {
   constructor(private readonly children: Cursor[]) {}
 
-  get current(): string | undefined {
-    let min: string | undefined;
+  get current(): number | undefined {
+    let min: number | undefined;
     for (const c of this.children) if (c.current !== undefined && (min === undefined || c.current < min)) min = c.current;
     return min;
+  }
+
+  indexes(): number[] {
+    const at = this.current;
+    const lists = this.children.filter((c) => c.current === at).map((c) => c.indexes());
+    return lists.length === 1 ? lists[0]! : [...new Set(lists.flat())].sort((a, b) => a - b);
   }
 
   async start(): Promise<void> {
     await Promise.all(this.children.map((c) => c.start()));
   }
 
-  advanceTo(target: string): Promise<void> | undefined {
+  advanceTo(target: number): Promise<void> | undefined {
     const reading = this.children.map((c) => c.advanceTo(target)).filter((r) => r !== undefined);
     return reading.length ? Promise.all(reading).then(() => undefined) : undefined;
   }

@@ -104,6 +104,10 @@ Index('after a reorg to a heavier side branch the index holds the new branch onl
   sb.nonce = sa.nonce; // the branches fork after the shared history
   const [l1, l2] = loggers;
   const { block: dropped } = await mine(a, [sa.raw(l1, [ONLY_A, T1]), sa.raw(l2, [T2])]);
+  // Read before the reorg, so that what queries keep of it is put to the test too.
+  const n = dropped.header.number;
+  assert.is((await queryLogs(a.reader.store, { addresses: [], topics: [] }, n, n)).length, 2);
+  assert.is((await queryLogs(a.reader.store, { addresses: [], topics: [[ONLY_A]] }, n, n)).length, 1);
   const b1 = (await mine(b, [sb.raw(l2, [T1, T2]), sb.ping(l1, 1, 9)])).block;
   const b2 = (await mine(b, [sb.raw(l1, [T3])])).block;
   await a.writer.import(b1);
@@ -120,12 +124,21 @@ Index('after a reorg to a heavier side branch the index holds the new branch onl
   assert.equal(await a.reader.store.logs.keys({ gte: prefix, lt: Uint8Array.from([0x10, 0xab]) }).all(), []);
 });
 
-Index('a store written before the index is indexed on start', async () => {
+Index('a store written before the index, or in an older format, is indexed on start', async () => {
+  const marker = new TextEncoder().encode('logindex');
   await a.reader.store.logs.clear();
-  await a.reader.store.meta.del(new TextEncoder().encode('logindex'));
+  await a.reader.store.meta.del(marker);
   assert.equal(await queryLogs(a.reader.store, { addresses: [], topics: [] }, 0n, a.reader.head().number), []);
   await ensureLogIndex(a.reader);
   await assertIndexMatchesScan(a, 'after indexing');
+  // An index in the first format (a key per log): the marker says 1; its keys are cleared and rebuilt.
+  const oldKey = Uint8Array.from([0x01, ...new Uint8Array(20), ...new Uint8Array(12)]);
+  await a.reader.store.logs.put(oldKey, new Uint8Array(0));
+  await a.reader.store.meta.put(marker, Uint8Array.of(1));
+  await ensureLogIndex(a.reader);
+  assert.is(await a.reader.store.logs.get(oldKey), undefined);
+  await assertIndexMatchesScan(a, 'after rebuilding');
+  assert.equal([...(await a.reader.store.meta.get(marker))!], [2]);
 });
 
 Index('past maxBlocks a query answers up to maxLogs logs, and beyond names a range that fits', async () => {

@@ -144,6 +144,21 @@ Filters('bad filter objects are -32602 and leave every installed filter working'
   assert.equal((await call<any[]>('eth_getFilterChanges', [keeper])).map((l) => l.data), ['0x05']);
 });
 
+Filters('evm_revert: the reverted logs come back removed, and history forgets them', async () => {
+  const id = await call<string>('eth_newFilter', [{ topics: [B] }]);
+  const snapshot = await call<string>('evm_snapshot');
+  const reverted = await log([B], '0x0b');
+  assert.equal((await call<any[]>('eth_getFilterChanges', [id])).map((l) => [l.data, l.removed]), [['0x0b', false]]);
+  assert.is(await call('evm_revert', [snapshot]), true);
+  // The reverted block and its receipts are deleted: the filter still reports what it had handed out.
+  assert.equal((await call<any[]>('eth_getFilterChanges', [id])).map((l) => [l.data, l.removed, l.blockHash]), [['0x0b', true, reverted.blockHash]]);
+  const replacement = await log([B], '0x0c');
+  assert.is(replacement.blockNumber, reverted.blockNumber, 'the same height, another block');
+  assert.equal((await call<any[]>('eth_getFilterChanges', [id])).map((l) => [l.data, l.removed]), [['0x0c', false]]);
+  const atHeight = ethers.toQuantity(reverted.blockNumber);
+  assert.equal((await call<any[]>('eth_getLogs', [{ fromBlock: atHeight, toBlock: atHeight }])).map((l) => l.data), ['0x0c']);
+});
+
 Filters('a filter nobody polls expires after the idle timeout: "filter not found"', async () => {
   const quick = await startTestNode({ filterTimeoutMs: 200 });
   try {
