@@ -25,10 +25,9 @@ import { blockLogEntries, type LogEntry } from './logFilter.ts';
 import type { ChainReader } from './reader.ts';
 import type { BatchOp, BytesSublevel, ChainStore } from './store.ts';
 
-export const RECORD = 0x00;
+const RECORD = 0x00;
 export const ADDRESS = 0x01;
 export const TOPIC = 0x10;
-
 
 /** `meta` key holding the index format once every canonical block is indexed in it (written with genesis, or after a rebuild). */
 const INDEXED = new TextEncoder().encode('logindex');
@@ -50,7 +49,6 @@ export const keyPrefix = (kind: number, value: Uint8Array): Uint8Array => concat
 /** A key: a prefix (a record's, or an address's or topic's), then the block number. */
 export const blockKey = (prefix: Uint8Array, n: bigint): Uint8Array => concatBytes(prefix, be64(n));
 export const recordKey = (n: bigint): Uint8Array => blockKey(Uint8Array.of(RECORD), n);
-
 
 function blockOps(sublevel: BytesSublevel, block: Block, receipts: readonly StoredReceipt[], type: 'put' | 'del'): BatchOp[] {
   const n = block.header.number;
