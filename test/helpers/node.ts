@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { NETWORKS } from '../../src/chain/networks.ts';
 import { NODE_RUNTIME_FLAGS, type NodeConfig } from '../../src/config.ts';
 import { startNode, type RunningNode } from '../../src/node.ts';
+import { rpc, rpcError } from './rpc.ts';
 
 export const tempDir = (prefix = 'mmnode-test-') => mkdtempSync(join(tmpdir(), prefix));
 
@@ -67,4 +68,19 @@ export function startChildNode(dataDir: string, extraArgs: string[] = []): Promi
     child.stderr!.on('data', (d) => { out += d; });
     child.on('exit', () => { clearTimeout(timer); reject(new Error(`node exited before it was ready:\n${out}`)); });
   });
+}
+
+/**
+ * A node started on first use inside a test (a `before` hook that throws would pass silently in uvu),
+ * with raw JSON-RPC helpers bound to it. Call `stop` in the suite's `after`.
+ */
+export function lazyNode(overrides: Partial<NodeConfig> = {}) {
+  let starting: Promise<TestNode> | undefined;
+  const url = async () => (await (starting ??= startTestNode(overrides))).url;
+  return {
+    url,
+    call: async <T = any>(method: string, params: unknown[] = []) => rpc<T>(await url(), method, params),
+    fails: async (method: string, params: unknown[] = []) => rpcError(await url(), method, params),
+    stop: async () => { await (await starting?.catch(() => undefined))?.stop(); },
+  };
 }

@@ -10,18 +10,14 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { rpc, rpcError } from '../helpers/rpc.ts';
+import { lazyNode } from '../helpers/node.ts';
 import { deployTraceFixture, type TraceFixture } from '../helpers/traceFixture.ts';
 
 const Chain = suite('chain_* and eth_bridgeState');
-let node: TestNode | undefined;
+const { url, call, fails, stop } = lazyNode();
 let fixture: Promise<TraceFixture> | undefined;
-const url = async () => (node ??= await startTestNode()).url;
-const call = async <T = any>(method: string, params: unknown[] = []) => rpc<T>(await url(), method, params);
-const fails = async (method: string, params: unknown[]) => rpcError(await url(), method, params);
 const chain = async () => (fixture ??= deployTraceFixture(await url()));
-Chain.after(async () => { await node?.stop(); });
+Chain.after(stop);
 
 const UNKNOWN = `0x${'ab'.repeat(32)}`;
 const keccak = (h: string) => bytesToHex(keccak_256(hexToBytes(h as `0x${string}`)));

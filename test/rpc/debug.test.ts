@@ -5,19 +5,15 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { rpc, rpcError } from '../helpers/rpc.ts';
+import { lazyNode } from '../helpers/node.ts';
 import { compileFixture } from '../helpers/solc.ts';
 import { callerAbi, deployTraceFixture, GAS, KILL_VALUE, SENDER, type TraceFixture } from '../helpers/traceFixture.ts';
 
 const Debug = suite('debug_*');
-let node: TestNode | undefined;
+const { url, call, fails, stop } = lazyNode();
 let fixture: Promise<TraceFixture> | undefined;
-const url = async () => (node ??= await startTestNode()).url;
-const call = async <T = any>(method: string, params: unknown[] = []) => rpc<T>(await url(), method, params);
-const fails = async (method: string, params: unknown[]) => rpcError(await url(), method, params);
 const chain = async () => (fixture ??= deployTraceFixture(await url()));
-Debug.after(async () => { await node?.stop(); });
+Debug.after(stop);
 
 const UNKNOWN = `0x${'ab'.repeat(32)}`;
 const WORD = /^[0-9a-f]{64}$/;

@@ -6,8 +6,8 @@
 import { ethers } from 'ethers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { post, rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
+import { lazyNode } from '../helpers/node.ts';
+import { post, waitUntil } from '../helpers/rpc.ts';
 import { compileFixture } from '../helpers/solc.ts';
 
 const DEV_KEYS = {
@@ -25,13 +25,8 @@ const VM_PREFIX = 'VM Exception while processing transaction: ';
 const { abi, bytecode } = compileFixture('Store.sol', 'Store');
 const iface = new ethers.Interface(abi);
 
-let node: TestNode | undefined;
-let starting: Promise<TestNode> | undefined;
 /** The node, started on first use inside a test. */
-const url = async () => (await (starting ??= startTestNode().then((n) => (node = n)))).url;
-
-const call = async <T = any>(method: string, params: unknown[] = []) => rpc<T>(await url(), method, params);
-const fails = async (method: string, params: unknown[] = []) => rpcError(await url(), method, params);
+const { url, call, fails, stop } = lazyNode();
 
 /** After a bad input the node must still serve ordinary requests. */
 async function assertAlive() {
@@ -69,7 +64,7 @@ async function deployStore(): Promise<string> {
 }
 
 const Errors = suite('JSON-RPC errors');
-Errors.after(async () => { await node?.stop(); });
+Errors.after(stop);
 
 // ---------------------------------------------------------------- -32602
 

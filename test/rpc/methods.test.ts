@@ -9,8 +9,8 @@ import { bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumj
 import { ethers } from 'ethers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { post, rpc, waitUntil } from '../helpers/rpc.ts';
+import { lazyNode } from '../helpers/node.ts';
+import { post, waitUntil } from '../helpers/rpc.ts';
 import { compileFixture } from '../helpers/solc.ts';
 
 const DEV_KEYS = [
@@ -31,11 +31,8 @@ const GWEI = 10n ** 9n;
 const { abi, bytecode } = compileFixture('Store.sol', 'Store');
 const iface = new ethers.Interface(abi);
 
-let node: TestNode | undefined;
-let starting: Promise<TestNode> | undefined;
 /** The node, started on first use inside a test. */
-const url = async () => (await (starting ??= startTestNode().then((n) => (node = n)))).url;
-const call = async <T = any>(method: string, params: unknown[] = []) => rpc<T>(await url(), method, params);
+const { url, call, stop } = lazyNode();
 
 const hexQ = (n: bigint | number) => `0x${n.toString(16)}`;
 const QTY = /^0x(0|[1-9a-f][0-9a-f]*)$/;
@@ -66,7 +63,7 @@ const storeFixture = () => (fixture ??= (async () => {
 })());
 
 const Methods = suite('JSON-RPC methods');
-Methods.after(async () => { await node?.stop(); });
+Methods.after(stop);
 
 // ---------------------------------------------------------------- node
 

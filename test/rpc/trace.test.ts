@@ -5,18 +5,14 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { rpc, rpcError } from '../helpers/rpc.ts';
+import { lazyNode } from '../helpers/node.ts';
 import { deployTraceFixture, KILL_VALUE, OTHER, SENDER, type TraceFixture } from '../helpers/traceFixture.ts';
 
 const Trace = suite('trace_*');
-let node: TestNode | undefined;
+const { url, call, fails, stop } = lazyNode();
 let fixture: Promise<TraceFixture> | undefined;
-const url = async () => (node ??= await startTestNode()).url;
-const call = async <T = any>(method: string, params: unknown[] = []) => rpc<T>(await url(), method, params);
-const fails = async (method: string, params: unknown[]) => rpcError(await url(), method, params);
 const chain = async () => (fixture ??= deployTraceFixture(await url()));
-Trace.after(async () => { await node?.stop(); });
+Trace.after(stop);
 
 const sender = SENDER.address.toLowerCase();
 const hexQ = (n: bigint | number) => `0x${n.toString(16)}`;
