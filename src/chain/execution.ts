@@ -248,6 +248,9 @@ async function runBlockTxs(
   const bloom = new Uint8Array(256);
   let gasUsed = 0n;
   let paidFees = 0n;
+  // One checkpoint around the block, as runBlock takes: each transaction's own commit then stays in
+  // the state caches, and the trie is written (and hashed) once per touched account, at the end.
+  await sm.checkpoint();
   for (const tx of txs) {
     const price = (tx as { gasPrice: bigint }).gasPrice;
     const problem = tx.gasLimit > ctx.gasLimit - gasUsed
@@ -277,6 +280,7 @@ async function runBlockTxs(
     included.push(tx);
   }
   if (ctx.uncles?.length) await payUncles(sm, ctx.coinbase, ctx.number, ctx.uncles, paidFees);
+  await sm.commit();
   const stateRoot = await sm.getStateRoot();
   const [transactionsRoot, receiptsRoot] = await Promise.all([
     orderedTrieRoot(included.map((t) => t.serialize())),
