@@ -93,7 +93,9 @@ export class ChainReader {
 
   /** The chain writer hands over each block it stored, already decoded (blocks are immutable). */
   remember(block: Block): void {
-    this.#blocks.set(bytesToHex(block.hash), block);
+    const key = bytesToHex(block.hash);
+    this.#blocks.set(key, block);
+    this.#headers.set(key, block.header);
   }
 
   async canonicalHash(number: bigint): Promise<Uint8Array | undefined> {

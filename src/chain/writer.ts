@@ -68,6 +68,9 @@ export interface BuildRequest {
 export const MAX_UNCLES = 10;
 export const UNCLE_GENERATION_LIMIT = 7n;
 
+/** What fork detection records of an ancestor: the double SHA-256 of its parent-chain header. */
+const parentChainHash = (h: BlockHeader | undefined) => h && dsha256(h.parentChainHeader);
+
 /** Height from which hashForMergedMining carries fork-detection data (merged-mining.md §2). */
 const FORK_DETECTION_FROM = 449n;
 const CPV_SPAN = 64n;
@@ -75,6 +78,11 @@ const CPV_SPAN = 64n;
 export class ChainWriter {
   /** Executions of built templates by their merged-mining base hash, reused when the sealed block arrives. */
   readonly #executions = new Lru<string, ExecutionResult>(64);
+  /**
+   * Fork-detection hashes (dsha256 of the parent-chain header) of canonical blocks by height: every
+   * block on the head reads the same seven heights. Cleared whenever canonical blocks are replaced.
+   */
+  readonly #canonicalForkHashes = new Lru<bigint, Uint8Array>(16);
   readonly #env: ExecutionEnv;
   readonly #runner: BlockRunner;
 
@@ -137,20 +145,21 @@ export class ChainWriter {
   }
 
   /** hashForMergedMining of a header: base hash with fork-detection data from its ancestry. */
-  async hashForMergedMining(header: BlockHeader): Promise<Uint8Array> {
-    const base = mergedMiningBaseHash(header);
+  async hashForMergedMining(header: BlockHeader, base = mergedMiningBaseHash(header)): Promise<Uint8Array> {
     if (header.number < FORK_DETECTION_FROM) return base;
+    const head = this.reader.head();
+    const onHead = equalsBytes(header.parentHash, head.hash);
     const parentNumber = header.number - 1n;
     const start = (parentNumber / CPV_SPAN) * CPV_SPAN;
     const hashes = new Map<bigint, Uint8Array>();
     for (let i = 0n; i < 7n; i++) {
       const height = start - CPV_SPAN * i;
       if (height < 0n) break;
-      const h = await this.reader.ancestorHeader(header.parentHash, height);
-      if (h) hashes.set(height, dsha256(h.parentChainHeader));
+      const hash = onHead ? await this.canonicalForkHash(height) : parentChainHash(await this.reader.ancestorHeader(header.parentHash, height));
+      if (hash) hashes.set(height, hash);
     }
     let uncleCountSum = 0;
-    let cursor: BlockHeader | undefined = await this.reader.getHeader(header.parentHash);
+    let cursor: BlockHeader | undefined = onHead ? head.header : await this.reader.getHeader(header.parentHash);
     for (let i = 0; i < 32 && cursor; i++) {
       uncleCountSum += cursor.uncleCount;
       cursor = cursor.number === 0n ? undefined : await this.reader.getHeader(cursor.parentHash);
@@ -159,6 +168,15 @@ export class ChainWriter {
       parentNumber, blockNumber: header.number, parentHeaderHashes: (h: bigint) => hashes.get(h), uncleCountSum,
     });
     return applyForkDetection(base, data, header.number);
+  }
+
+  private async canonicalForkHash(height: bigint): Promise<Uint8Array | undefined> {
+    const cached = this.#canonicalForkHashes.get(height);
+    if (cached) return cached;
+    const hash = await this.reader.canonicalHash(height);
+    const forkHash = parentChainHash(hash && await this.reader.getHeader(hash));
+    if (forkHash) this.#canonicalForkHashes.set(height, forkHash);
+    return forkHash;
   }
 
   /** Executes a new block on the current head; the result waits in a cache for its seal. */
@@ -195,19 +213,23 @@ export class ChainWriter {
   /** Validates, executes (or reuses a template's execution) and stores a block; moves the head if heavier. */
   async import(block: Block): Promise<ImportOutcome> {
     if (await this.store.headers.has(block.hash)) return { result: 'EXIST', block };
-    const parent = await this.reader.getHeader(block.header.parentHash);
-    const parentTd = await this.reader.totalDifficulty(block.header.parentHash);
+    const head = this.reader.head();
+    // A block on the head (the usual case, and every block of a sync) needs no parent lookups.
+    const onHead = equalsBytes(block.header.parentHash, head.hash);
+    const parent = onHead ? head.header : await this.reader.getHeader(block.header.parentHash);
+    const parentTd = onHead ? head.totalDifficulty : await this.reader.totalDifficulty(block.header.parentHash);
     if (!parent || parentTd === undefined) return { result: 'NO_PARENT', block };
+    // The key of a built template's execution, and the base of the hash its proof commits to.
+    const baseHash = mergedMiningBaseHash(block.header);
     let exec: ExecutionResult;
     try {
-      exec = await this.validate(block, parent);
+      exec = await this.validate(block, parent, baseHash);
     } catch (err) {
       if (err instanceof InvalidBlockError) return { result: 'INVALID_BLOCK', block, reason: err.message };
       throw err;
     }
     const td = parentTd + block.header.difficulty + block.uncles.reduce((s, u) => s + u.difficulty, 0n);
     const ops: BatchOp[] = [...this.blockOps(block, exec.receipts, td), ...exec.overlay.toBatch(this.store.trie)];
-    const head = this.reader.head();
     // Fork choice: most total difficulty; on a tie the lower block hash, so every node picks the same head.
     if (td < head.totalDifficulty || (td === head.totalDifficulty && compareBytes(block.hash, head.hash) >= 0)) {
       await this.store.batch(ops);
@@ -215,7 +237,7 @@ export class ChainWriter {
       this.reader.remember(block);
       return { result: 'IMPORTED_NOT_BEST', block };
     }
-    const change = await this.canonicalChange(block, head);
+    const change = onHead ? { added: [block], removed: [] } : await this.canonicalChange(block, head);
     const newHead: HeadInfo = { hash: block.hash, number: block.header.number, header: block.header, totalDifficulty: td };
     ops.push(
       ...this.canonOps(change, head),
@@ -226,11 +248,12 @@ export class ChainWriter {
     this.reader.trieDb.remember(exec.overlay.writes);
     this.reader.remember(block);
     this.reader.publishHead(newHead);
-    this.#executions.delete(bytesToHex(mergedMiningBaseHash(block.header)));
+    if (change.removed.length) this.#canonicalForkHashes.clear();
+    this.#executions.delete(bytesToHex(baseHash));
     return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change } };
   }
 
-  private async validate(block: Block, parent: BlockHeader): Promise<ExecutionResult> {
+  private async validate(block: Block, parent: BlockHeader, baseHash: Uint8Array): Promise<ExecutionResult> {
     const h = block.header;
     const net = this.reader.network;
     const fail = (msg: string): never => { throw new InvalidBlockError(msg); };
@@ -249,13 +272,12 @@ export class ChainWriter {
     if (h.difficulty !== expectedDifficulty) fail(`difficulty ${h.difficulty} should be ${expectedDifficulty}`);
     const proof = verifyMergedMiningProof({
       header: h.parentChainHeader, coinbase: h.parentChainCoinbase, proof: h.parentChainMerkleProof,
-      hashForMergedMining: await this.hashForMergedMining(h), difficulty: h.difficulty,
+      hashForMergedMining: await this.hashForMergedMining(h, baseHash), difficulty: h.difficulty,
     });
     if (!proof.ok) fail(`merged-mining proof: ${proof.reason}`);
     if (!equalsBytes(await orderedTrieRoot(block.txs.map((t) => t.serialize())), h.transactionsRoot)) fail('transactions root mismatch');
 
-    const key = bytesToHex(mergedMiningBaseHash(h));
-    const cached = this.#executions.get(key);
+    const cached = this.#executions.get(bytesToHex(baseHash));
     const exec = cached ?? await this.#runner.run(parent.stateRoot, {
       number: h.number, timestamp: h.timestamp, coinbase: h.coinbase, gasLimit: h.gasLimit, difficulty: h.difficulty,
       prevRandao: h.parentHash, minimumGasPrice: h.minimumGasPrice, uncles: block.uncles,
@@ -363,6 +385,7 @@ export class ChainWriter {
       { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: target.hash },
     ]);
     for (const b of removed) this.reader.forget(b.hash);
+    this.#canonicalForkHashes.clear();
     const newHead: HeadInfo = { hash: target.hash, number, header: target.header, totalDifficulty: td };
     this.reader.publishHead(newHead);
     return { head: newHead, added: [], removed, rewound: true };
