@@ -1,5 +1,5 @@
 /**
- * The nodes under test, each a child process on 127.0.0.1: mmnode (src/main.ts), `hardhat node`
+ * The nodes under test, each a child process on 127.0.0.1: mmnode (as `npm start` runs it), `hardhat node`
  * (Hardhat 3, EDR) and Ganache 7. The child's PID is the node itself (no npm/npx wrapper), so
  * /proc/<pid>/status gives the node's own RSS.
  */
@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { USAGE } from '../src/config.ts';
-import { NODE_RUNTIME_FLAGS } from '../src/config.ts';
+import { nodeProcessArgs } from '../testnet/launch.ts';
 import { rpc } from './load.ts';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -75,7 +75,7 @@ async function launch(name: PeerName, opts: PeerOptions): Promise<Launch> {
       // Newer nodes also listen for peers (default port 5050): take a free port instead, where the flag exists.
       const p2p = USAGE.includes('--p2p-port') ? ['--p2p-port', '0'] : [];
       return {
-        args: [...NODE_RUNTIME_FLAGS, '--import', 'tsx', 'src/main.ts', '--data-dir', dataDir, '--rpc-port', '0', ...p2p, '--quiet'],
+        args: nodeProcessArgs(['--data-dir', dataDir, '--rpc-port', '0', ...p2p, '--quiet']),
         cwd: ROOT,
         urlFrom: (out) => {
           const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));

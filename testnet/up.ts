@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { NODE_RUNTIME_FLAGS } from '../src/config.ts';
+import { nodeProcessArgs } from './launch.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,13 +34,13 @@ function startOne(i: number, bootnodes: string[]): Promise<Started> {
   const dataDir = join(values.dir!, `node-${i}`);
   mkdirSync(dataDir, { recursive: true });
   const mines = i < miners;
-  const args = [
-    ...NODE_RUNTIME_FLAGS, '--import', 'tsx', join(root, 'src/main.ts'), '--quiet', '--data-dir', dataDir,
+  const args = nodeProcessArgs([
+    '--quiet', '--data-dir', dataDir,
     '--rpc-port', String(Number(values['rpc-port']) + i), '--p2p-port', String(Number(values['p2p-port']) + i),
     ...(bootnodes.length ? ['--bootnodes', bootnodes.join(',')] : []),
     // Staggered intervals keep the miners from producing siblings on every round.
     ...(mines ? ['--block-time', String(Number(values['block-time']) + 250 * i), '--coinbase', `0x${(i + 1).toString(16).padStart(40, 'a')}`] : ['--no-mining']),
-  ];
+  ]);
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {

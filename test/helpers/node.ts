@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NETWORKS } from '../../src/chain/networks.ts';
-import { NODE_RUNTIME_FLAGS, type NodeConfig } from '../../src/config.ts';
+import type { NodeConfig } from '../../src/config.ts';
 import { startNode, type RunningNode } from '../../src/node.ts';
+import { nodeProcessArgs } from '../../testnet/launch.ts';
 import { rpc, rpcError } from './rpc.ts';
 
 export const tempDir = (prefix = 'mmnode-test-') => mkdtempSync(join(tmpdir(), prefix));
@@ -47,9 +48,9 @@ export interface ChildNode {
   readonly exited: Promise<number | string | null>;
 }
 
-/** Runs `src/main.ts` in its own process; resolves once its `ready` line is printed. */
+/** Runs the node (as `npm start` does) in its own process; resolves once its `ready` line is printed. */
 export function startChildNode(dataDir: string, extraArgs: string[] = []): Promise<ChildNode> {
-  const child = spawn(process.execPath, [...NODE_RUNTIME_FLAGS, '--import', 'tsx', join(root, 'src/main.ts'), '--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...extraArgs], {
+  const child = spawn(process.execPath, nodeProcessArgs(['--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...extraArgs]), {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,0 +1,38 @@
+/**
+ * How a node process is started, by `npm start` (`npm run build` first), the testnet, the tests and
+ * the benchmarks alike: one ESM bundle of src/main.ts (dependencies stay in node_modules) run by the
+ * pinned Node with NODE_RUNTIME_FLAGS. Running the bundle rather than the TypeScript through tsx
+ * leaves out tsx's loader thread and the source maps it loads: about 17 MB less resident memory.
+ *
+ *   npx tsx testnet/launch.ts   writes dist/main.mjs (what `npm run build` does)
+ */
+import { buildSync } from 'esbuild';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { NODE_RUNTIME_FLAGS } from '../src/config.ts';
+
+export const ROOT = new URL('..', import.meta.url).pathname;
+export const NODE_BUNDLE = join(ROOT, 'dist/main.mjs');
+
+let built = false;
+
+/** Bundles src/main.ts into dist/main.mjs once per process (about 50 ms), so a child never runs stale code. */
+export function buildNodeBundle(): string {
+  if (built) return NODE_BUNDLE;
+  const out = buildSync({
+    entryPoints: [join(ROOT, 'src/main.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node22',
+    packages: 'external', write: false, logLevel: 'warning',
+  }).outputFiles[0]!;
+  // Written aside then renamed: a node starting meanwhile (another test process) reads a whole file.
+  const tmp = `${NODE_BUNDLE}.${process.pid}.tmp`;
+  mkdirSync(dirname(NODE_BUNDLE), { recursive: true });
+  writeFileSync(tmp, out.contents);
+  renameSync(tmp, NODE_BUNDLE);
+  built = true;
+  return NODE_BUNDLE;
+}
+
+/** Arguments for `spawn(process.execPath, …)` that start a node with `args`. */
+export const nodeProcessArgs = (args: readonly string[]): string[] => [...NODE_RUNTIME_FLAGS, buildNodeBundle(), ...args];
+
+if (process.argv[1] === new URL(import.meta.url).pathname) buildNodeBundle();
