@@ -33,8 +33,11 @@ export function decodeBody(raw: Uint8Array, common: Common): { txs: TypedTransac
 export const encodeBlock = (b: Block): Uint8Array =>
   RLP.encode([fullFields(b.header), b.txs.map((t) => t.serialize()), b.uncles.map(fullFields)] as never);
 
-export function decodeBlock(raw: Uint8Array, common: Common): Block {
-  const [h, txs, uncles] = RLP.decode(raw) as unknown as [Uint8Array[], Uint8Array[], Uint8Array[][]];
+export const decodeBlock = (raw: Uint8Array, common: Common): Block => blockFromFields(RLP.decode(raw), common);
+
+/** A block from its decoded RLP (an item of a block list decoded in one go); throws if malformed. */
+export function blockFromFields(fields: unknown, common: Common): Block {
+  const [h, txs, uncles] = (Array.isArray(fields) ? fields : []) as [Uint8Array[], Uint8Array[], Uint8Array[][]];
   if (!Array.isArray(h) || !Array.isArray(txs) || !Array.isArray(uncles)) throw new Error('block must be [header, transactions, uncles]');
   return makeBlock(decodeHeaderFields(h), txs.map((t) => createTxFromRLP(t, { common })), uncles.map(decodeHeaderFields));
 }

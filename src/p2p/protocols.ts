@@ -69,8 +69,9 @@ export function encodeBlockList(blocks: Uint8Array[]): Uint8Array {
   const prefix = length < 56 ? Uint8Array.of(0xc0 + length) : Uint8Array.of(0xf7 + lengthBytes.length, ...lengthBytes);
   return concatBytes(prefix, ...blocks);
 }
-export function decodeBlockList(raw: Uint8Array): Uint8Array[] {
-  const list = RLP.decode(raw) as unknown[];
+/** The blocks of a block list, each as its decoded RLP (src/chain/block.ts blockFromFields takes it from there). */
+export function decodeBlockList(raw: Uint8Array): unknown[] {
+  const list = RLP.decode(raw) as unknown;
   if (!Array.isArray(list)) throw new Error('malformed block list');
-  return list.map((b) => RLP.encode(b as never));
+  return list;
 }

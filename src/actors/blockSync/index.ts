@@ -4,7 +4,7 @@
  * verifies each one fully (proof, header rules, re-execution). While behind, eth_syncing reports
  * {startingBlock, currentBlock, highestBlock}; afterwards the node follows gossip.
  */
-import { decodeBlock, type Block } from '../../chain/block.ts';
+import { blockFromFields, type Block } from '../../chain/block.ts';
 import type { ChainReader } from '../../chain/reader.ts';
 import {
   BLOCKS_BY_RANGE_PROTOCOL, decodeBlockList, encodeRangeRequest, MAX_RESPONSE_BYTES, type PeerIdStr, type Status,
@@ -55,15 +55,15 @@ export function spawnBlockSync(deps: BlockSyncDeps): Actor<BlockSyncProtocol> {
 
   /** One batch of blocks from `peer`, decoded; undefined after reporting a faulty peer. */
   async function fetchBatch(peer: PeerIdStr, start: bigint): Promise<Block[] | undefined> {
-    let raws: Uint8Array[];
+    let items: unknown[];
     try {
-      raws = decodeBlockList(await deps.request(peer, BLOCKS_BY_RANGE_PROTOCOL, encodeRangeRequest(start, SYNC_BATCH), MAX_RESPONSE_BYTES));
+      items = decodeBlockList(await deps.request(peer, BLOCKS_BY_RANGE_PROTOCOL, encodeRangeRequest(start, SYNC_BATCH), MAX_RESPONSE_BYTES));
     } catch (err) {
       deps.report(peer, /timeout|abort/i.test((err as Error).message) ? 'timeoutMessages' : 'invalidMessages');
       return undefined;
     }
     try {
-      const blocks = raws.map((raw) => decodeBlock(raw, reader.common));
+      const blocks = items.map((item) => blockFromFields(item, reader.common));
       if (blocks.some((b, i) => b.header.number !== start + BigInt(i))) { deps.report(peer, 'unexpectedMessages'); return undefined; }
       return blocks;
     } catch {
