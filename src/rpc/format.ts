@@ -111,6 +111,17 @@ export function formatLog(log: LogEntry, removed = false) {
   };
 }
 
+/** The JSON text of each log not removed, kept while its entry lives (the log caches bound how long: src/chain/logQuery.ts, liveLogs.ts). */
+const logTexts = new WeakMap<LogEntry, string>();
+
+/** formatLog as JSON text; a log read again (cached blocks, recent heads) is not written again. */
+export function logJson(log: LogEntry, removed = false): string {
+  if (removed) return JSON.stringify(formatLog(log, true));
+  let text = logTexts.get(log);
+  if (text === undefined) logTexts.set(log, (text = JSON.stringify(formatLog(log))));
+  return text;
+}
+
 export function formatReceipt(block: Block, receipts: readonly StoredReceipt[], index: number) {
   const r = receipts[index]!;
   const tx = block.txs[index]!;

@@ -1,4 +1,4 @@
-/** Parsing JSON-RPC bodies. */
+/** JSON text of JSON-RPC messages: parsing requests, writing replies. */
 
 /** JSON source-text access (Node ≥ 21): not yet in TypeScript's lib. */
 const RawJson = JSON as unknown as { rawJSON(text: string): object; isRawJSON(value: unknown): boolean };
@@ -17,3 +17,48 @@ export function parseJson(text: string): unknown {
 }
 
 export const isRawJson = (value: unknown): boolean => RawJson.isRawJSON(value);
+
+/**
+ * A method's result that is an array of elements already written as JSON text (logs keep theirs:
+ * src/rpc/format.ts), so a reply of thousands of them is copied together, not built and stringified.
+ */
+export class JsonArrayText {
+  constructor(readonly items: readonly string[]) {}
+}
+
+/**
+ * A reply (a response, a batch of them, or a notification) as JSON: a string, or when a result is
+ * a JsonArrayText, the UTF-8 bytes with its items copied in ({"jsonrpc","id","result"} as stringified).
+ */
+export function replyJson(reply: unknown): string | Buffer {
+  const replies = Array.isArray(reply) ? reply : [reply];
+  if (!replies.some(hasArrayText)) return JSON.stringify(reply);
+  const pieces: string[] = Array.isArray(reply) ? ['['] : [];
+  replies.forEach((r, i) => {
+    if (i > 0) pieces.push(',');
+    if (!hasArrayText(r)) {
+      pieces.push(JSON.stringify(r));
+      return;
+    }
+    pieces.push(`{"jsonrpc":"2.0","id":${JSON.stringify(r.id)},"result":[`);
+    r.result.items.forEach((item, j) => {
+      if (j > 0) pieces.push(',');
+      pieces.push(item);
+    });
+    pieces.push(']}');
+  });
+  if (Array.isArray(reply)) pieces.push(']');
+  return utf8(pieces);
+}
+
+const hasArrayText = (r: unknown): r is { id: unknown; result: JsonArrayText } => (r as { result?: unknown } | null)?.result instanceof JsonArrayText;
+
+/** The pieces written one after the other into one Buffer (a body of one write, its length known). */
+function utf8(pieces: readonly string[]): Buffer {
+  let size = 0;
+  for (const p of pieces) size += Buffer.byteLength(p);
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const p of pieces) at += out.write(p, at);
+  return out;
+}

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Dispatcher, errorResponse } from './dispatch.ts';
-import { parseJson } from './json.ts';
+import { parseJson, replyJson } from './json.ts';
 import { INVALID_REQUEST, PARSE_ERROR, RpcError } from './errors.ts';
 import type { HostedGate, Refusal } from './hosted.ts';
 
@@ -21,7 +21,7 @@ const CORS = {
 };
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = body === undefined ? '' : JSON.stringify(body);
+  const text = body === undefined ? '' : replyJson(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...CORS });
   res.end(text);
 }

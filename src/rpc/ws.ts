@@ -20,7 +20,7 @@ import { invalidParams, PARSE_ERROR, RpcError } from './errors.ts';
 import { boundsOf, liveLogFilter, type LiveLogFilter } from './filterParams.ts';
 import { formatBlock, formatLog } from './format.ts';
 import type { HostedGate } from './hosted.ts';
-import { parseJson } from './json.ts';
+import { parseJson, replyJson } from './json.ts';
 import { method, type Methods } from './method.ts';
 import { text, type Param } from './params.ts';
 import { MAX_BODY_BYTES, RPC_PATH } from './server.ts';
@@ -126,7 +126,7 @@ export class WsHub {
       conn.ws.close(1008, 'too slow: more than 16 MiB of messages waiting to be read');
       return;
     }
-    conn.ws.send(JSON.stringify(message));
+    conn.ws.send(replyJson(message), { binary: false });
   }
 
   #notify(conn: Connection, sub: Subscription, result: unknown): void {

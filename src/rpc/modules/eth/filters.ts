@@ -8,7 +8,8 @@ import type { FilterChange } from '../../../actors/filterSupervisor/index.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { invalidParams } from '../../errors.ts';
 import { liveLogFilter } from '../../filterParams.ts';
-import { formatLog } from '../../format.ts';
+import { logJson } from '../../format.ts';
+import { JsonArrayText } from '../../json.ts';
 import { method } from '../../method.ts';
 import { quantity, type Param } from '../../params.ts';
 import { findLogs } from './logs.ts';
@@ -16,7 +17,7 @@ import { findLogs } from './logs.ts';
 /** A filter id: a QUANTITY, normalised (leading zeros dropped) so every spelling names the same filter. */
 const filterId: Param<Hex> = (raw, name) => toQuantity(quantity(raw, name));
 
-const formatChange = (c: FilterChange) => (typeof c === 'string' ? c : formatLog(c.log, c.removed));
+const changeJson = (c: FilterChange) => (typeof c === 'string' ? JSON.stringify(c) : logJson(c.log, c.removed));
 
 export const ethFilterMethods = (deps: Pick<RpcDeps, 'reader' | 'filters'>) => {
   const { filters } = deps;
@@ -24,14 +25,14 @@ export const ethFilterMethods = (deps: Pick<RpcDeps, 'reader' | 'filters'>) => {
     eth_newFilter: method([['filter', liveLogFilter]], ([filter]) => filters.ask('filter.install', { kind: 'logs', filter })),
     eth_newBlockFilter: method([], () => filters.ask('filter.install', { kind: 'blocks' })),
     eth_newPendingTransactionFilter: method([], () => filters.ask('filter.install', { kind: 'pendingTransactions' })),
-    eth_getFilterChanges: method([['filterId', filterId]], async ([id]) => (await filters.ask('filter.changes', { id })).map(formatChange)),
+    eth_getFilterChanges: method([['filterId', filterId]], async ([id]) => new JsonArrayText((await filters.ask('filter.changes', { id })).map(changeJson))),
     eth_getFilterLogs: method([['filterId', filterId]], async ([id]) => {
       const definition = await filters.ask('filter.definition', { id });
       if (definition.kind !== 'logs') {
         const kind = definition.kind === 'blocks' ? 'block' : 'pending transaction';
         throw invalidParams(`invalid argument 0 (filterId): ${id} is a ${kind} filter; eth_getFilterLogs reads log filters (use eth_getFilterChanges)`);
       }
-      return (await findLogs(deps.reader, definition.filter)).map((log) => formatLog(log));
+      return new JsonArrayText((await findLogs(deps.reader, definition.filter)).map((log) => logJson(log)));
     }),
     eth_uninstallFilter: method([['filterId', filterId]], ([id]) => filters.ask('filter.uninstall', { id })),
   };

@@ -8,7 +8,8 @@ import { NodeError } from '../../../errors.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { invalidParams } from '../../errors.ts';
 import { logQuery, type LogQuery, type RangeEnd } from '../../filterParams.ts';
-import { formatLog } from '../../format.ts';
+import { logJson } from '../../format.ts';
+import { JsonArrayText } from '../../json.ts';
 import { method } from '../../method.ts';
 
 /**
@@ -36,5 +37,5 @@ async function blockLogs(reader: ChainReader, hash: Uint8Array, criteria: LogCri
 }
 
 export const ethLogMethods = (deps: Pick<RpcDeps, 'reader'>) => ({
-  eth_getLogs: method([['filter', logQuery]], async ([q]) => (await findLogs(deps.reader, q)).map((log) => formatLog(log))),
+  eth_getLogs: method([['filter', logQuery]], async ([q]) => new JsonArrayText((await findLogs(deps.reader, q)).map((log) => logJson(log)))),
 });
