@@ -35,6 +35,17 @@ export interface HeadChange {
   readonly rewound?: boolean;
 }
 
+/** Two successive head changes as one: blocks that `next` removes right after `prev` added them cancel out. */
+export function mergeHeadChanges(prev: HeadChange, next: HeadChange): HeadChange {
+  const added = [...prev.added];
+  const removed = [...prev.removed];
+  for (const block of next.removed) {
+    if (added.length && equalsBytes(added[added.length - 1]!.hash, block.hash)) added.pop();
+    else removed.push(block);
+  }
+  return { head: next.head, added: [...added, ...next.added], removed };
+}
+
 export interface ImportOutcome {
   readonly result: ImportResult;
   readonly block: Block;

@@ -96,13 +96,13 @@ export function spawnBlockSync(deps: BlockSyncDeps): Actor<BlockSyncProtocol> {
         const after = start + BigInt(SYNC_BATCH);
         next = { start: after, blocks: fetchBatch(target.peer, after) };
       }
-      for (const block of batch) {
-        const outcome = await chain.ask('block.import', { block, origin: 'peer' }, 60_000);
-        if (outcome.result === 'INVALID_BLOCK') {
-          console.error(`[sync] invalid block #${block.header.number} from ${target.peer.slice(-8)}: ${outcome.reason}`);
-          deps.report(target.peer, 'invalidBlocks');
-          return;
-        }
+      // A minute per block, as when they were imported one by one.
+      const outcomes = await chain.ask('blocks.import', { blocks: batch }, 60_000 * batch.length);
+      const invalid = outcomes.find((o) => o.result === 'INVALID_BLOCK');
+      if (invalid) {
+        console.error(`[sync] invalid block #${invalid.block.header.number} from ${target.peer.slice(-8)}: ${invalid.reason}`);
+        deps.report(target.peer, 'invalidBlocks');
+        return;
       }
       cursor = start + BigInt(batch.length);
       tell({ type: 'sync.progress', currentBlock: reader.head().number });

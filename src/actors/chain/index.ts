@@ -1,15 +1,25 @@
+import type { Block } from '../../chain/block.ts';
 import type { ChainReader } from '../../chain/reader.ts';
-import { ChainWriter } from '../../chain/writer.ts';
+import { ChainWriter, mergeHeadChanges, type HeadChange, type ImportOutcome } from '../../chain/writer.ts';
 import type { EventBus } from '../kernel/index.ts';
 import { spawn, type Actor } from '../kernel/index.ts';
 import type { NodeEvent } from '../events.ts';
-import type { ChainProtocol } from './protocol.ts';
+import type { BlockOrigin, ChainProtocol } from './protocol.ts';
 
 export type { BlockOrigin, ChainProtocol } from './protocol.ts';
 
 /** Chain data is the node's core: a failure escalates to a clean shutdown rather than a restart. */
 export function spawnChain(reader: ChainReader, bus: EventBus<NodeEvent>, onEscalate: (name: string, err: unknown) => void): Actor<ChainProtocol> {
   const writer = new ChainWriter(reader);
+
+  async function importBlock(block: Block, origin: BlockOrigin): Promise<ImportOutcome> {
+    const outcome = await writer.import(block);
+    if (outcome.result === 'IMPORTED_BEST' || outcome.result === 'IMPORTED_NOT_BEST') {
+      bus.publish({ type: 'chain.blockImported', block, best: outcome.result === 'IMPORTED_BEST', origin });
+    }
+    return outcome;
+  }
+
   return spawn<ChainProtocol, ChainWriter>('chain', {
     async init() {
       await reader.store.open();
@@ -20,12 +30,24 @@ export function spawnChain(reader: ChainReader, bus: EventBus<NodeEvent>, onEsca
     onAsk: {
       'block.build': async (s, req) => [s, await s.build(req)],
       'block.import': async (s, { block, origin }) => {
-        const outcome = await s.import(block);
-        if (outcome.result === 'IMPORTED_BEST' || outcome.result === 'IMPORTED_NOT_BEST') {
-          bus.publish({ type: 'chain.blockImported', block, best: outcome.result === 'IMPORTED_BEST', origin });
-        }
+        const outcome = await importBlock(block, origin);
         if (outcome.headChange) bus.publish({ type: 'chain.headChanged', ...outcome.headChange });
         return [s, outcome];
+      },
+      'blocks.import': async (s, { blocks }) => {
+        const outcomes: ImportOutcome[] = [];
+        let change: HeadChange | undefined;
+        try {
+          for (const block of blocks) {
+            const outcome = await importBlock(block, 'peer');
+            outcomes.push(outcome);
+            if (outcome.headChange) change = change ? mergeHeadChanges(change, outcome.headChange) : outcome.headChange;
+            if (outcome.result === 'INVALID_BLOCK' || outcome.result === 'NO_PARENT') break;
+          }
+        } finally {
+          if (change) bus.publish({ type: 'chain.headChanged', ...change });
+        }
+        return [s, outcomes];
       },
       'head.rewind': async (s, { number }) => {
         const change = await s.rewind(number);
