@@ -94,6 +94,8 @@ export class ChainWriter {
    * block on the head reads the same seven heights. Cleared whenever canonical blocks are replaced.
    */
   readonly #canonicalForkHashes = new Lru<bigint, Uint8Array>(16);
+  /** Uncle counts of the head and its ancestors (newest first, 32 at most), which fork detection sums. */
+  #headUncleCounts: { readonly head: Uint8Array; readonly counts: readonly number[] } | undefined;
   readonly #env: ExecutionEnv;
   readonly #runner: BlockRunner;
 
@@ -169,16 +171,30 @@ export class ChainWriter {
       const hash = onHead ? await this.canonicalForkHash(height) : parentChainHash(await this.reader.ancestorHeader(header.parentHash, height));
       if (hash) hashes.set(height, hash);
     }
-    let uncleCountSum = 0;
-    let cursor: BlockHeader | undefined = onHead ? head.header : await this.reader.getHeader(header.parentHash);
-    for (let i = 0; i < 32 && cursor; i++) {
-      uncleCountSum += cursor.uncleCount;
-      cursor = cursor.number === 0n ? undefined : await this.reader.getHeader(cursor.parentHash);
-    }
+    const counts = onHead ? await this.headUncleCounts(head) : await this.uncleCounts(header.parentHash);
+    const uncleCountSum = counts.reduce((sum, n) => sum + n, 0);
     const data = forkDetectionData({
       parentNumber, blockNumber: header.number, parentHeaderHashes: (h: bigint) => hashes.get(h), uncleCountSum,
     });
     return applyForkDetection(base, data, header.number);
+  }
+
+  /** Uncle counts of the 32 headers ending at `hash` (fewer near genesis), newest first. */
+  private async uncleCounts(hash: Uint8Array): Promise<number[]> {
+    const counts: number[] = [];
+    let cursor = await this.reader.getHeader(hash);
+    while (cursor && counts.length < 32) {
+      counts.push(cursor.uncleCount);
+      cursor = cursor.number === 0n ? undefined : await this.reader.getHeader(cursor.parentHash);
+    }
+    return counts;
+  }
+
+  private async headUncleCounts(head: HeadInfo): Promise<readonly number[]> {
+    if (!this.#headUncleCounts || !equalsBytes(this.#headUncleCounts.head, head.hash)) {
+      this.#headUncleCounts = { head: head.hash, counts: await this.uncleCounts(head.hash) };
+    }
+    return this.#headUncleCounts.counts;
   }
 
   private async canonicalForkHash(height: bigint): Promise<Uint8Array | undefined> {
@@ -260,6 +276,10 @@ export class ChainWriter {
     this.reader.remember(block);
     this.reader.publishHead(newHead);
     if (change.removed.length) this.#canonicalForkHashes.clear();
+    const window = this.#headUncleCounts;
+    if (window && equalsBytes(window.head, block.header.parentHash)) {
+      this.#headUncleCounts = { head: block.hash, counts: [block.header.uncleCount, ...window.counts.slice(0, 31)] };
+    }
     this.#executions.delete(bytesToHex(baseHash));
     return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change } };
   }

@@ -1,4 +1,7 @@
-/** hashForMergedMining reads canonical ancestors (fork detection from height 449): a reorg must be seen by it. */
+/**
+ * hashForMergedMining reads canonical ancestors and their uncle counts (fork detection from height
+ * 449): what the writer keeps of the head's ancestry must match a fresh walk, before and after a reorg.
+ */
 import { bytesToHex } from '@ethereumjs/util';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
@@ -20,25 +23,42 @@ const writer = new ChainWriter(reader);
 
 ForkDetection.after(async () => { await reader.store.close(); rmSync(dir, { recursive: true, force: true }); });
 
-async function sealed(header: BlockHeader, w = writer): Promise<Block> {
-  const s = buildMergedMiningSeal(await w.hashForMergedMining(header), header.difficulty, {})!;
-  return makeBlock({ ...header, parentChainHeader: s.header, parentChainCoinbase: s.coinbase, parentChainMerkleProof: s.proof }, []);
+async function sealed(header: BlockHeader, uncles: readonly BlockHeader[] = []): Promise<Block> {
+  const s = buildMergedMiningSeal(await writer.hashForMergedMining(header), header.difficulty, {})!;
+  return makeBlock({ ...header, parentChainHeader: s.header, parentChainCoinbase: s.coinbase, parentChainMerkleProof: s.proof }, [], uncles);
 }
-async function mineOnHead(): Promise<Block> {
-  const t = await writer.build({ coinbase: NETWORKS.regtest.defaultCoinbase, txs: [], timestamp: 0n, minimumGasPriceTarget: 0n });
-  const block = await sealed(t.header);
-  assert.is((await writer.import(block)).result, 'IMPORTED_BEST');
+const build = (coinbase = NETWORKS.regtest.defaultCoinbase, uncleCandidates: BlockHeader[] = []) =>
+  writer.build({ coinbase, txs: [], timestamp: 0n, minimumGasPriceTarget: 0n, uncleCandidates });
+async function mineOnHead(uncleCandidates: BlockHeader[] = []): Promise<Block> {
+  const t = await build(undefined, uncleCandidates);
+  const block = await sealed(t.header, t.uncles);
+  const o = await writer.import(block);
+  assert.is(o.result, 'IMPORTED_BEST', `${block.header.number}: ${o.reason}`);
   return block;
+}
+/** Two blocks on the head; the one that loses the tie-break is returned (an uncle for the next block). */
+async function twoSiblings(): Promise<Block> {
+  const [a, b] = [await sealed((await build()).header), await sealed((await build(new Uint8Array(20).fill(7))).header)];
+  await writer.import(a);
+  await writer.import(b);
+  return bytesToHex(reader.head().hash) === bytesToHex(a.hash) ? b : a;
+}
+async function assertMatchesFreshWalk() {
+  const next = await build();
+  const fresh = new ChainWriter(reader); // nothing cached
+  assert.is(bytesToHex(next.hashForMergedMining), bytesToHex(await fresh.hashForMergedMining(next.header)));
 }
 /** A sibling of `block` (same parent, one second later), sealed for its own position. */
 const siblingOf = (block: Block) => sealed({ ...block.header, timestamp: block.header.timestamp + 1n });
 
-ForkDetection('after a reorg across height 512, blocks on the new head commit to the new ancestors', async () => {
+ForkDetection('with an uncle at 500 and a reorg across 512, blocks on the head commit to their real ancestry', async () => {
   await reader.store.open();
   await writer.init();
   let a512: Block | undefined;
   while (reader.head().number < 513n) {
-    const b = await mineOnHead();
+    const b = reader.head().number === 498n ? await mineOnHead([(await twoSiblings()).header]) : await mineOnHead();
+    if (b.header.number === 500n) assert.is(b.header.uncleCount, 1);
+    if (b.header.number === 505n) await assertMatchesFreshWalk();
     if (b.header.number === 512n) a512 = b;
   }
   // The other branch replaces 512 and 513 and grows one block longer.
@@ -50,10 +70,9 @@ ForkDetection('after a reorg across height 512, blocks on the new head commit to
     await writer.import(tip);
   }
   assert.is(bytesToHex(reader.head().hash), bytesToHex(tip.hash));
-  const next = await writer.build({ coinbase: NETWORKS.regtest.defaultCoinbase, txs: [], timestamp: 0n, minimumGasPriceTarget: 0n });
-  const fresh = new ChainWriter(reader); // no cached ancestry
-  assert.is(bytesToHex(next.hashForMergedMining), bytesToHex(await fresh.hashForMergedMining(next.header)));
-  assert.is((await writer.import(await sealed(next.header))).result, 'IMPORTED_BEST');
+  await assertMatchesFreshWalk();
+  while (reader.head().number < 532n) await mineOnHead(); // the uncle at 500 just left the 32-block window
+  await assertMatchesFreshWalk();
 });
 
 ForkDetection.run();
