@@ -12,7 +12,10 @@
  *
  * The logs of recently read blocks are kept (up to CACHED_LOGS logs), by block number and the index
  * generation they were read in (src/chain/logIndex.ts: it moves on every reorg), so a query of
- * recent blocks reads only index keys.
+ * recent blocks reads only index keys. So are the keys an address or topic was last read through
+ * (up to CACHED_ENTRIES), from the query's first block through the last block holding one: a block
+ * holding an entry is canonical, so are the blocks before it, and until the generation moves none of
+ * them changes. A later query starting within that span reads the index only after it.
  */
 import type { AbstractKeyIterator, AbstractValueIterator } from 'abstract-level';
 import { NodeError } from '../errors.ts';
@@ -35,37 +38,65 @@ export const LOG_LIMITS: LogLimits = Object.freeze({ maxBlocks: 2_000n, maxLogs:
 const BATCH = 512;
 /** Most logs kept in the cache of recently read blocks (about 1 KiB each). */
 const CACHED_LOGS = 20_000;
+/** Most index entries kept in runs (about 150 bytes each); also the most a cursor gathers for one. */
+const CACHED_ENTRIES = 20_000;
 const BUFFER = { valueEncoding: 'buffer' } as const;
 
-/** Logs of blocks by number for one index generation, least recently used first out, bounded by the number of logs. */
-class LogCache {
-  readonly #blocks = new Map<number, { readonly generation: bigint; readonly logs: readonly LogEntry[] }>();
-  #logs = 0;
+/** Values by key for one index generation, least recently used first out, bounded by their total weight. */
+class GenerationCache<K, V> {
+  readonly #entries = new Map<K, { readonly generation: bigint; readonly value: V; readonly weight: number }>();
+  #weight = 0;
 
-  get(n: number, generation: bigint): readonly LogEntry[] | undefined {
-    const entry = this.#blocks.get(n);
+  constructor(private readonly maxWeight: number) {}
+
+  get(key: K, generation: bigint): V | undefined {
+    const entry = this.#entries.get(key);
     if (entry?.generation !== generation) return undefined;
-    this.#blocks.delete(n);
-    this.#blocks.set(n, entry);
-    return entry.logs;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.value;
   }
 
-  set(n: number, generation: bigint, logs: readonly LogEntry[]): void {
-    if (logs.length > CACHED_LOGS) return;
-    this.#logs -= this.#blocks.get(n)?.logs.length ?? 0;
-    this.#blocks.delete(n);
-    this.#blocks.set(n, { generation, logs });
-    this.#logs += logs.length;
-    for (const [oldest, old] of this.#blocks) {
-      if (this.#logs <= CACHED_LOGS) break;
-      this.#blocks.delete(oldest);
-      this.#logs -= old.logs.length;
+  set(key: K, generation: bigint, value: V, weight: number): void {
+    if (weight > this.maxWeight) return;
+    this.#weight -= this.#entries.get(key)?.weight ?? 0;
+    this.#entries.delete(key);
+    this.#entries.set(key, { generation, value, weight });
+    this.#weight += weight;
+    for (const [oldest, old] of this.#entries) {
+      if (this.#weight <= this.maxWeight) break;
+      this.#entries.delete(oldest);
+      this.#weight -= old.weight;
     }
   }
 }
 
-/** One cache per store (a process may run several nodes). */
-const caches = new WeakMap<ChainStore, LogCache>();
+/** Every index entry of a key prefix from block `from` through the last of `numbers` (ascending), with its value. */
+interface IndexRun {
+  readonly from: number;
+  readonly numbers: readonly number[];
+  readonly lists: readonly Buffer[];
+}
+
+/** One store's caches (a process may run several nodes): logs by block number (weight: logs), runs by key prefix (weight: entries). */
+interface Caches {
+  readonly logs: GenerationCache<number, readonly LogEntry[]>;
+  readonly runs: GenerationCache<string, IndexRun>;
+}
+const caches = new WeakMap<ChainStore, Caches>();
+
+/** Where a query's cursors read: the store, at the index generation read first, and the store's runs. */
+interface IndexSource {
+  readonly store: ChainStore;
+  readonly generation: bigint;
+  readonly runs: Caches['runs'];
+}
+
+function cachesOf(store: ChainStore): Caches {
+  let c = caches.get(store);
+  if (!c) caches.set(store, (c = { logs: new GenerationCache(CACHED_LOGS), runs: new GenerationCache(CACHED_ENTRIES) }));
+  return c;
+}
 
 /** Block numbers are JS numbers here (exact below 2^53); keys end with their 8 bytes. */
 const TWO_32 = 2 ** 32;
@@ -80,8 +111,7 @@ const AS_BUFFERS = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
 
 /** The logs of canonical blocks: from the cache, or from their records (a block without logs has none: an empty list). */
 async function logsOfBlocks(store: ChainStore, generation: bigint, numbers: readonly number[]): Promise<(readonly LogEntry[])[]> {
-  let cache = caches.get(store);
-  if (!cache) caches.set(store, (cache = new LogCache()));
+  const cache = cachesOf(store).logs;
   const out = numbers.map((n) => cache.get(n, generation));
   const missing: number[] = [];
   out.forEach((logs, i) => { if (!logs) missing.push(i); });
@@ -90,7 +120,7 @@ async function logsOfBlocks(store: ChainStore, generation: bigint, numbers: read
     missing.forEach((i, j) => {
       const record = records[j];
       const logs = record ? recordLogs(BigInt(numbers[i]!), record) : [];
-      cache.set(numbers[i]!, generation, logs);
+      cache.set(numbers[i]!, generation, logs, logs.length);
       out[i] = logs;
     });
   }
@@ -145,9 +175,10 @@ async function* matchingLogs(store: ChainStore, criteria: LogCriteria, from: big
     return;
   }
 
-  const cursors = dimensions.map((prefixes) => new UnionCursor(prefixes.map((p) => new KeyCursor(store, p, from, to))));
+  const source: IndexSource = { store, generation, runs: cachesOf(store).runs };
+  const cursors = dimensions.map((prefixes) => new UnionCursor(prefixes.map((p) => new KeyCursor(source, p, Number(from), Number(to)))));
   /** The logs of candidate blocks at these indexes, in order. */
-  const read = async (blocks: number[], indexes: number[][]): Promise<LogEntry[]> => {
+  const logsAt = async (blocks: number[], indexes: number[][]): Promise<LogEntry[]> => {
     const logs = await logsOfBlocks(store, generation, blocks);
     const out: LogEntry[] = [];
     for (let b = 0; b < blocks.length; b++) {
@@ -178,13 +209,13 @@ async function* matchingLogs(store: ChainStore, criteria: LogCriteria, from: big
         indexes.push(common);
       }
       if (blocks.length === BATCH) {
-        yield await read(blocks, indexes);
+        yield await logsAt(blocks, indexes);
         blocks = [];
         indexes = [];
       }
       found = nextCommon(cursors, n + 1);
     }
-    if (blocks.length) yield await read(blocks, indexes);
+    if (blocks.length) yield await logsAt(blocks, indexes);
   } finally {
     await Promise.all(cursors.map((c) => c.close()));
   }
@@ -226,51 +257,78 @@ interface Cursor {
   close(): Promise<void>;
 }
 
-/** The blocks of one index key prefix (an address, or a topic at a position), in order, read a batch ahead. */
+/**
+ * The blocks of one index key prefix (an address, or a topic at a position), in order: first those
+ * of its cached run, then from the index, a batch ahead. What it reads in order without a seek from
+ * its first block (CACHED_ENTRIES at most) becomes the prefix's run when it closes.
+ */
 class KeyCursor implements Cursor {
-  // Values alone: each starts with its block number (one Buffer per entry, not two).
-  readonly #it: AbstractValueIterator<never, Buffer, Buffer>;
-  #numbers: number[] = [];
-  #lists: Buffer[] = [];
+  readonly #key: string;
+  #it: AbstractValueIterator<never, Buffer, Buffer> | undefined;
+  /** The run walked: a cached one, plus what was read after it. Values start with their block number. */
+  #run: IndexRun;
   #at = 0;
+  #ended: boolean;
+  /** #run still holds every entry from its first block on: no seek, not too long. */
+  #whole = true;
 
-  constructor(store: ChainStore, private readonly prefix: Uint8Array, from: bigint, to: bigint) {
-    const range = { gte: blockKey(prefix, from), lte: blockKey(prefix, to), ...AS_BUFFERS };
-    this.#it = store.logs.values(range as never) as unknown as AbstractValueIterator<never, Buffer, Buffer>;
+  constructor(private readonly source: IndexSource, private readonly prefix: Uint8Array,
+    private readonly from: number, private readonly to: number) {
+    this.#key = Buffer.from(prefix).toString('latin1');
+    const cached = source.runs.get(this.#key, source.generation);
+    const usable = cached && cached.from <= from && from <= cached.numbers.at(-1)!;
+    this.#run = usable ? cached : { from, numbers: [], lists: [] };
+    this.#ended = usable ? cached.numbers.at(-1)! >= to : false;
   }
 
   get current(): number | undefined {
-    return this.#numbers[this.#at];
+    const n = this.#run.numbers[this.#at];
+    return n === undefined || n > this.to ? undefined : n;
   }
 
   indexes(): number[] {
-    const list = this.#lists[this.#at]!;
+    const list = this.#run.lists[this.#at]!;
     const out = new Array<number>((list.length - 8) / 4);
     for (let i = 0; i < out.length; i++) out[i] = list.readUInt32BE(8 + 4 * i);
     return out;
   }
 
   async #read(): Promise<void> {
-    this.#lists = await this.#it.nextv(BATCH);
-    this.#numbers = this.#lists.map((list) => list.readUInt32BE(0) * TWO_32 + list.readUInt32BE(4));
-    this.#at = 0;
+    const run = this.#run;
+    this.#it ??= this.source.store.logs.values({
+      gte: blockKey(this.prefix, BigInt(run.numbers.length ? run.numbers.at(-1)! + 1 : run.from)), lte: blockKey(this.prefix, BigInt(this.to)), ...AS_BUFFERS,
+    } as never) as unknown as AbstractValueIterator<never, Buffer, Buffer>;
+    const lists = await this.#it.nextv(BATCH);
+    const numbers = lists.map((list) => list.readUInt32BE(0) * TWO_32 + list.readUInt32BE(4));
+    this.#ended = lists.length === 0;
+    if (this.#whole && run.numbers.length + lists.length <= CACHED_ENTRIES) {
+      this.#run = { from: run.from, numbers: run.numbers.concat(numbers), lists: run.lists.concat(lists) };
+    } else {
+      this.#whole = false;
+      this.#run = { from: run.from, numbers, lists };
+      this.#at = 0;
+    }
   }
 
   start(): Promise<void> {
-    return this.#read();
+    return this.advanceTo(this.from) ?? Promise.resolve();
   }
 
   advanceTo(target: number): Promise<void> | undefined {
-    while (this.#at < this.#numbers.length && this.#numbers[this.#at]! < target) this.#at++;
-    // Found, or exhausted (the last read came back empty).
-    if (this.#at < this.#numbers.length || this.#numbers.length === 0) return undefined;
-    // Read on from where the batch ended, or seek when the target lies beyond the next block.
-    if (target > this.#numbers.at(-1)! + 1) this.#it.seek(Buffer.concat([this.prefix, numberBytes(target)]));
+    const { numbers } = this.#run;
+    while (this.#at < numbers.length && numbers[this.#at]! < target) this.#at++;
+    if (this.#at < numbers.length || this.#ended) return undefined;
+    // Read on from where the entries end, or seek when the target lies beyond the next block.
+    if (this.#it && target > numbers.at(-1)! + 1) {
+      this.#it.seek(Buffer.concat([this.prefix, numberBytes(target)]));
+      this.#whole = false;
+    }
     return this.#read().then(() => this.advanceTo(target));
   }
 
-  close(): Promise<void> {
-    return this.#it.close();
+  async close(): Promise<void> {
+    if (this.#whole && this.#run.numbers.length) this.source.runs.set(this.#key, this.source.generation, this.#run, this.#run.numbers.length);
+    await this.#it?.close();
   }
 }
 
