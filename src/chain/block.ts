@@ -2,6 +2,7 @@
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import { concatBytes } from '@ethereumjs/util';
 import { EMPTY, toBig, uintBytes } from './bytes.ts';
 import type { StoredLog, StoredReceipt } from './execution.ts';
 import { decodeHeaderFields, fullFields, headerHash, type BlockHeader } from './header.ts';
@@ -32,6 +33,22 @@ export function decodeBody(raw: Uint8Array, common: Common): { txs: TypedTransac
 /** Full block RLP: [header fields, transactions, uncles] (network and chain_* raw form). */
 export const encodeBlock = (b: Block): Uint8Array =>
   RLP.encode([fullFields(b.header), b.txs.map((t) => t.serialize()), b.uncles.map(fullFields)] as never);
+
+/** encodeBlock of a stored block, framed from its stored header and body RLP without decoding either. */
+export function storedBlockEncoding(header: Uint8Array, body: Uint8Array): Uint8Array {
+  // The body is RLP [transactions, uncles]: its payload is those two lists encoded, as a block carries them.
+  const lengthOfLength = body[0]! > 0xf7 ? body[0]! - 0xf7 : 0;
+  if (body[0]! < 0xc0) throw new Error('stored body is not an RLP list');
+  const payload = body.subarray(1 + lengthOfLength);
+  return concatBytes(rlpListPrefix(header.length + payload.length), header, payload);
+}
+
+/** The RLP prefix of a list whose items encode to `length` bytes. */
+export function rlpListPrefix(length: number): Uint8Array {
+  if (length < 56) return Uint8Array.of(0xc0 + length);
+  const lengthBytes = uintBytes(length);
+  return Uint8Array.of(0xf7 + lengthBytes.length, ...lengthBytes);
+}
 
 export const decodeBlock = (raw: Uint8Array, common: Common): Block => blockFromFields(RLP.decode(raw), common);
 

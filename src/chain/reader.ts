@@ -7,7 +7,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex, type Account, type Address } from '@ethereumjs/util';
-import { decodeBody, decodeReceipts, makeBlock, type Block } from './block.ts';
+import { decodeBody, decodeReceipts, makeBlock, storedBlockEncoding, type Block } from './block.ts';
 import { toBig } from './bytes.ts';
 import { stateManagerAt, type StoredReceipt } from './execution.ts';
 import { decodeFullHeader, type BlockHeader } from './header.ts';
@@ -108,12 +108,19 @@ export class ChainReader {
     return hash && this.getBlock(hash);
   }
 
-  /** A stored block's network encoding (encodeBlock), assembled from the stored bytes without decoding its transactions. */
-  async rawBlock(hash: Uint8Array): Promise<Uint8Array | undefined> {
-    const [header, body] = await Promise.all([this.store.headers.get(hash), this.store.bodies.get(hash)]);
-    if (!header || !body) return undefined;
-    const [txs, uncles] = RLP.decode(body) as Uint8Array[][];
-    return RLP.encode([RLP.decode(header), txs, uncles] as never);
+  /** Canonical hashes from `start`, at most `count`, up to the head. */
+  async canonicalHashes(start: bigint, count: number): Promise<Uint8Array[]> {
+    const keys: Uint8Array[] = [];
+    for (let n = start; n < start + BigInt(count) && n <= this.head().number; n++) keys.push(ChainStore.canonKey(n));
+    const hashes = await this.store.canon.getMany(keys);
+    const missing = hashes.indexOf(undefined);
+    return (missing < 0 ? hashes : hashes.slice(0, missing)) as Uint8Array[];
+  }
+
+  /** Stored blocks' network encodings (encodeBlock), framed from the stored bytes without decoding them; undefined where unknown. */
+  async rawBlocks(hashes: Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    const [headers, bodies] = await Promise.all([this.store.headers.getMany(hashes), this.store.bodies.getMany(hashes)]);
+    return headers.map((header, i) => (header && bodies[i] ? storedBlockEncoding(header, bodies[i]) : undefined));
   }
 
   async isCanonical(hash: Uint8Array, number: bigint): Promise<boolean> {

@@ -106,13 +106,10 @@ export async function startNetwork(
     });
     await node.serve(BLOCKS_BY_RANGE_PROTOCOL, MAX_REQUEST_BYTES, async (req) => {
       const { start, count } = decodeRangeRequest(req);
-      return encodeBlockList(await collect(Array.from({ length: count }, (_, i) => async () => {
-        const hash = await reader.canonicalHash(start + BigInt(i));
-        return hash && reader.rawBlock(hash);
-      })));
+      return encodeBlockList(fitResponse(await reader.rawBlocks(await reader.canonicalHashes(start, count))));
     });
     await node.serve(BLOCKS_BY_HASH_PROTOCOL, MAX_REQUEST_BYTES, async (req) =>
-      encodeBlockList(await collect(decodeHashRequest(req).map((hash) => () => reader.rawBlock(hash)))));
+      encodeBlockList(fitResponse(await reader.rawBlocks(decodeHashRequest(req)))));
     node.onGossip(topics.blocks, validateBlock);
     node.onGossip(topics.txs, validateTx);
     p2p = node;
@@ -131,13 +128,11 @@ export async function startNetwork(
 }
 
 /** Encoded blocks in order until the first missing one, within the response size limit. */
-async function collect(lookups: (() => Promise<Uint8Array | undefined>)[]): Promise<Uint8Array[]> {
+function fitResponse(blocks: (Uint8Array | undefined)[]): Uint8Array[] {
   const out: Uint8Array[] = [];
   let size = 0;
-  for (const lookup of lookups) {
-    const raw = await lookup();
-    if (!raw) break;
-    if (size + raw.length > MAX_RESPONSE_BYTES - 1024) break;
+  for (const raw of blocks) {
+    if (!raw || size + raw.length > MAX_RESPONSE_BYTES - 1024) break;
     size += raw.length;
     out.push(raw);
   }

@@ -5,6 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, concatBytes } from '@ethereumjs/util';
+import { rlpListPrefix } from '../chain/block.ts';
 import { toBig, uintBytes } from '../chain/bytes.ts';
 
 export const STATUS_PROTOCOL = '/mmnode/req/status/1';
@@ -63,12 +64,8 @@ export function decodeHashRequest(raw: Uint8Array): Uint8Array[] {
 }
 
 /** A list of encoded blocks (each the RLP of src/chain/block.ts encodeBlock), framed as one RLP list without re-encoding them. */
-export function encodeBlockList(blocks: Uint8Array[]): Uint8Array {
-  const length = blocks.reduce((n, b) => n + b.length, 0);
-  const lengthBytes = uintBytes(length);
-  const prefix = length < 56 ? Uint8Array.of(0xc0 + length) : Uint8Array.of(0xf7 + lengthBytes.length, ...lengthBytes);
-  return concatBytes(prefix, ...blocks);
-}
+export const encodeBlockList = (blocks: Uint8Array[]): Uint8Array =>
+  concatBytes(rlpListPrefix(blocks.reduce((n, b) => n + b.length, 0)), ...blocks);
 /** The blocks of a block list, each as its decoded RLP (src/chain/block.ts blockFromFields takes it from there). */
 export function decodeBlockList(raw: Uint8Array): unknown[] {
   const list = RLP.decode(raw) as unknown;

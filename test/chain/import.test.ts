@@ -4,7 +4,7 @@ import { bytesToHex, compareBytes, hexToBytes } from '@ethereumjs/util';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeBlock, type Block } from '../../src/chain/block.ts';
+import { encodeBlock, makeBlock, type Block } from '../../src/chain/block.ts';
 import { createChainCommon } from '../../src/chain/execution.ts';
 import type { BlockHeader } from '../../src/chain/header.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/networks.ts';
@@ -44,6 +44,10 @@ Import('a sealed template imports as the new head', async () => {
   assert.is(outcome.result, 'IMPORTED_BEST');
   assert.is(bytesToHex(reader.head().hash), bytesToHex(block.hash));
   assert.is((await writer.import(block)).result, 'EXIST');
+  // Served to peers from the stored bytes, byte for byte the block's encoding.
+  const hex = (xs: (Uint8Array | undefined)[]) => xs.map((x) => x && bytesToHex(x));
+  assert.equal(hex(await reader.rawBlocks([block.hash, new Uint8Array(32)])), [bytesToHex(encodeBlock(block)), undefined]);
+  assert.equal(hex(await reader.canonicalHashes(0n, 5)), hex([(await reader.canonicalHash(0n))!, block.hash]));
 });
 
 Import('blocks without a valid merged-mining proof are refused and change nothing', async () => {
