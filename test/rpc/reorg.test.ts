@@ -32,7 +32,9 @@ async function connect(url: string) {
   await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
   const replies = new Map<number, any>();
   const notes: any[] = [];
-  ws.on('message', (data) => {
+  let binaryFrames = 0;
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) binaryFrames++;
     const msg = JSON.parse(data.toString());
     if (msg.method === 'eth_subscription') notes.push(msg.params);
     else replies.set(msg.id, msg);
@@ -44,7 +46,7 @@ async function connect(url: string) {
     return waitUntil(() => replies.get(id), { what: `the reply to ${method}` });
   };
   const of = (subscription: string) => notes.filter((n) => n.subscription === subscription).map((n) => n.result);
-  return { ws, request, of };
+  return { ws, request, of, binaryFrames: () => binaryFrames };
 }
 
 Reorg('setup: a served chain and a second chain with the same history', async () => {
@@ -115,6 +117,7 @@ Reorg('over WebSocket: every HTTP method, subscription errors, unsubscribe', asy
   const client = await connect(served.wsUrl);
   const logs = await client.request('eth_getLogs', [{ fromBlock: '0x0' }]);
   assert.is(logs.result.length, 2);
+  assert.is(client.binaryFrames(), 0, 'replies are text frames, also those written as bytes');
   const bad: [unknown[], RegExp][] = [
     [['syncing'], /unknown subscription "syncing"; this node offers newHeads, logs and newPendingTransactions/],
     [['logs', { blockHash: `0x${'11'.repeat(32)}` }], /blockHash is accepted by eth_getLogs only/],
