@@ -295,9 +295,11 @@ class KeyCursor implements Cursor {
 
   async #read(): Promise<void> {
     const run = this.#run;
-    this.#it ??= this.source.store.logs.values({
-      gte: blockKey(this.prefix, BigInt(run.numbers.length ? run.numbers.at(-1)! + 1 : run.from)), lte: blockKey(this.prefix, BigInt(this.to)), ...AS_BUFFERS,
-    } as never) as unknown as AbstractValueIterator<never, Buffer, Buffer>;
+    if (!this.#it) {
+      const after = run.numbers.length ? run.numbers.at(-1)! + 1 : run.from;
+      const range = { gte: blockKey(this.prefix, BigInt(after)), lte: blockKey(this.prefix, BigInt(this.to)), ...AS_BUFFERS };
+      this.#it = this.source.store.logs.values(range as never) as unknown as AbstractValueIterator<never, Buffer, Buffer>;
+    }
     const lists = await this.#it.nextv(BATCH);
     const numbers = lists.map((list) => list.readUInt32BE(0) * TWO_32 + list.readUInt32BE(4));
     this.#ended = lists.length === 0;
