@@ -239,7 +239,22 @@ export class ChainWriter {
 
   /** Validates, executes (or reuses a template's execution) and stores a block; moves the head if heavier. */
   async import(block: Block): Promise<ImportOutcome> {
-    if (await this.store.headers.has(block.hash)) return { result: 'EXIST', block };
+    return (await this.store.headers.has(block.hash)) ? { result: 'EXIST', block } : this.importNew(block);
+  }
+
+  /** Imports blocks in order (a sync batch), stopping after the first invalid or orphan one; one lookup finds the known ones. */
+  async importRun(blocks: readonly Block[]): Promise<ImportOutcome[]> {
+    const known = await this.store.headers.hasMany(blocks.map((b) => b.hash));
+    const outcomes: ImportOutcome[] = [];
+    for (const [i, block] of blocks.entries()) {
+      const outcome: ImportOutcome = known[i] ? { result: 'EXIST', block } : await this.importNew(block);
+      outcomes.push(outcome);
+      if (outcome.result === 'INVALID_BLOCK' || outcome.result === 'NO_PARENT') break;
+    }
+    return outcomes;
+  }
+
+  private async importNew(block: Block): Promise<ImportOutcome> {
     const head = this.reader.head();
     // A block on the head (the usual case, and every block of a sync) needs no parent lookups.
     const onHead = equalsBytes(block.header.parentHash, head.hash);

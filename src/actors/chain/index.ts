@@ -1,4 +1,3 @@
-import type { Block } from '../../chain/block.ts';
 import type { ChainReader } from '../../chain/reader.ts';
 import { ChainWriter, mergeHeadChanges, type HeadChange, type ImportOutcome } from '../../chain/writer.ts';
 import type { EventBus } from '../kernel/index.ts';
@@ -12,12 +11,8 @@ export type { BlockOrigin, ChainProtocol } from './protocol.ts';
 export function spawnChain(reader: ChainReader, bus: EventBus<NodeEvent>, onEscalate: (name: string, err: unknown) => void): Actor<ChainProtocol> {
   const writer = new ChainWriter(reader);
 
-  async function importBlock(block: Block, origin: BlockOrigin): Promise<ImportOutcome> {
-    const outcome = await writer.import(block);
-    if (outcome.result === 'IMPORTED_BEST' || outcome.result === 'IMPORTED_NOT_BEST') {
-      bus.publish({ type: 'chain.blockImported', block, best: outcome.result === 'IMPORTED_BEST', origin });
-    }
-    return outcome;
+  function announce({ result, block }: ImportOutcome, origin: BlockOrigin): void {
+    if (result === 'IMPORTED_BEST' || result === 'IMPORTED_NOT_BEST') bus.publish({ type: 'chain.blockImported', block, best: result === 'IMPORTED_BEST', origin });
   }
 
   return spawn<ChainProtocol, ChainWriter>('chain', {
@@ -30,23 +25,19 @@ export function spawnChain(reader: ChainReader, bus: EventBus<NodeEvent>, onEsca
     onAsk: {
       'block.build': async (s, req) => [s, await s.build(req)],
       'block.import': async (s, { block, origin }) => {
-        const outcome = await importBlock(block, origin);
+        const outcome = await s.import(block);
+        announce(outcome, origin);
         if (outcome.headChange) bus.publish({ type: 'chain.headChanged', ...outcome.headChange });
         return [s, outcome];
       },
       'blocks.import': async (s, { blocks }) => {
-        const outcomes: ImportOutcome[] = [];
+        const outcomes = await s.importRun(blocks);
         let change: HeadChange | undefined;
-        try {
-          for (const block of blocks) {
-            const outcome = await importBlock(block, 'peer');
-            outcomes.push(outcome);
-            if (outcome.headChange) change = change ? mergeHeadChanges(change, outcome.headChange) : outcome.headChange;
-            if (outcome.result === 'INVALID_BLOCK' || outcome.result === 'NO_PARENT') break;
-          }
-        } finally {
-          if (change) bus.publish({ type: 'chain.headChanged', ...change });
+        for (const outcome of outcomes) {
+          announce(outcome, 'peer');
+          if (outcome.headChange) change = change ? mergeHeadChanges(change, outcome.headChange) : outcome.headChange;
         }
+        if (change) bus.publish({ type: 'chain.headChanged', ...change });
         return [s, outcomes];
       },
       'head.rewind': async (s, { number }) => {
