@@ -11,11 +11,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NODE_RUNTIME_FLAGS } from '../src/config.ts';
 import type { NodeEvent } from '../src/actors/events.ts';
 import { spawn as spawnActor } from '../src/actors/kernel/index.ts';
 import type { RunningNode } from '../src/node.ts';
 import { startTestnet } from '../testnet/harness.ts';
+import { nodeProcessArgs } from '../testnet/launch.ts';
 
 const BLOCKS = Number(process.env.BENCH_PROPAGATION_BLOCKS ?? 200);
 const SYNC_BLOCKS = Number(process.env.BENCH_SYNC_BLOCKS ?? 5_000);
@@ -81,9 +81,9 @@ async function mineThroughWork(url: string) {
   await rpc(url, 'mnr_submitBitcoinBlock', [Buffer.from(serializeParentBlock({ header, txs: [parseParentTx(coinbase).tx] })).toString('hex')]);
 }
 
-/** A node process on `dataDir` (free ports); resolves with its ready line once it serves. */
+/** A node process (as `npm start` runs it) on `dataDir` (free ports); resolves with its ready line once it serves. */
 function nodeProcess(dataDir: string, args: string[]): Promise<{ child: ChildProcess; rpcUrl: string; multiaddrs: string[]; readyAt: number }> {
-  const child = spawn(process.execPath, [...NODE_RUNTIME_FLAGS, '--import', 'tsx', 'src/main.ts', '--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...args],
+  const child = spawn(process.execPath, nodeProcessArgs(['--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...args]),
     { cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
