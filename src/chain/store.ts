@@ -1,5 +1,5 @@
 /**
- * LevelDB layout. One `level` database with sublevels; every block import is one atomic batch
+ * LevelDB layout. One `level` database with sublevels; every block import (or run of synced blocks) is one atomic batch
  * (see ChainStore.batch), so a crash leaves either the whole block or none of it.
  *
  *   headers   block hash → full header RLP

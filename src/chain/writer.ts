@@ -1,7 +1,7 @@
 /**
  * The only writer of chain data and state: genesis, block building (execution of a template on
  * the head), block import (validation, execution, fork choice) as one atomic LevelDB batch per
- * block. Owned by the chain actor; nothing else calls it.
+ * block, or per run of consecutive blocks of a sync batch. Owned by the chain actor; nothing else calls it.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, bytesToHex, compareBytes, createAddressFromString, equalsBytes, type DB } from '@ethereumjs/util';
@@ -79,6 +79,15 @@ export interface BuildRequest {
 export const MAX_UNCLES = 10;
 export const UNCLE_GENERATION_LIMIT = 7n;
 
+/** Blocks imported on the head, their batch operations and the head they lead to, not yet written. */
+interface PendingBlocks {
+  head: HeadInfo;
+  readonly ops: BatchOp[];
+  readonly blocks: Block[];
+  /** By number, for fork detection of the blocks after them. */
+  readonly headers: Map<bigint, BlockHeader>;
+}
+
 /** What fork detection records of an ancestor: the double SHA-256 of its parent-chain header. */
 const parentChainHash = (h: BlockHeader | undefined) => h && dsha256(h.parentChainHeader);
 
@@ -96,6 +105,11 @@ export class ChainWriter {
   readonly #canonicalForkHashes = new Lru<bigint, Uint8Array>(16);
   /** Uncle counts of the head and its ancestors (newest first, 32 at most), which fork detection sums. */
   #headUncleCounts: { readonly head: Uint8Array; readonly counts: readonly number[] } | undefined;
+  /**
+   * Blocks imported on the head and not yet written, with the head they lead to: written as one
+   * atomic batch when the import or run ends (see flush), so nothing is pending between calls.
+   */
+  #pending: PendingBlocks | undefined;
   readonly #env: ExecutionEnv;
   readonly #runner: BlockRunner;
 
@@ -160,7 +174,7 @@ export class ChainWriter {
   /** hashForMergedMining of a header: base hash with fork-detection data from its ancestry. */
   async hashForMergedMining(header: BlockHeader, base = mergedMiningBaseHash(header)): Promise<Uint8Array> {
     if (header.number < FORK_DETECTION_FROM) return base;
-    const head = this.reader.head();
+    const head = this.tip();
     const onHead = equalsBytes(header.parentHash, head.hash);
     const parentNumber = header.number - 1n;
     const start = (parentNumber / CPV_SPAN) * CPV_SPAN;
@@ -192,6 +206,7 @@ export class ChainWriter {
 
   private async headUncleCounts(head: HeadInfo): Promise<readonly number[]> {
     if (!this.#headUncleCounts || !equalsBytes(this.#headUncleCounts.head, head.hash)) {
+      await this.flush(); // the walk reads the head's ancestry from disk
       this.#headUncleCounts = { head: head.hash, counts: await this.uncleCounts(head.hash) };
     }
     return this.#headUncleCounts.counts;
@@ -200,8 +215,9 @@ export class ChainWriter {
   private async canonicalForkHash(height: bigint): Promise<Uint8Array | undefined> {
     const cached = this.#canonicalForkHashes.get(height);
     if (cached) return cached;
-    const hash = await this.reader.canonicalHash(height);
-    const forkHash = parentChainHash(hash && await this.reader.getHeader(hash));
+    const pending = this.#pending?.headers.get(height);
+    const hash = pending ? undefined : await this.reader.canonicalHash(height);
+    const forkHash = parentChainHash(pending ?? (hash && await this.reader.getHeader(hash)));
     if (forkHash) this.#canonicalForkHashes.set(height, forkHash);
     return forkHash;
   }
@@ -239,25 +255,56 @@ export class ChainWriter {
 
   /** Validates, executes (or reuses a template's execution) and stores a block; moves the head if heavier. */
   async import(block: Block): Promise<ImportOutcome> {
-    return (await this.store.headers.has(block.hash)) ? { result: 'EXIST', block } : this.importNew(block);
+    if (await this.store.headers.has(block.hash)) return { result: 'EXIST', block };
+    try {
+      return await this.importNew(block);
+    } finally {
+      await this.flush();
+    }
   }
 
-  /** Imports blocks in order (a sync batch), stopping after the first invalid or orphan one; one lookup finds the known ones. */
+  /**
+   * Imports blocks in order (a sync batch), stopping after the first invalid or orphan one; one
+   * lookup finds the known ones. Consecutive blocks on the head are written together in one atomic
+   * batch (a crash keeps all of them or none), and the head is published once they are on disk.
+   */
   async importRun(blocks: readonly Block[]): Promise<ImportOutcome[]> {
     const known = await this.store.headers.hasMany(blocks.map((b) => b.hash));
     const outcomes: ImportOutcome[] = [];
-    for (const [i, block] of blocks.entries()) {
-      const outcome: ImportOutcome = known[i] ? { result: 'EXIST', block } : await this.importNew(block);
-      outcomes.push(outcome);
-      if (outcome.result === 'INVALID_BLOCK' || outcome.result === 'NO_PARENT') break;
+    try {
+      for (const [i, block] of blocks.entries()) {
+        const outcome: ImportOutcome = known[i] ? { result: 'EXIST', block } : await this.importNew(block);
+        outcomes.push(outcome);
+        if (outcome.result === 'INVALID_BLOCK' || outcome.result === 'NO_PARENT') break;
+      }
+    } finally {
+      await this.flush();
     }
     return outcomes;
   }
 
+  /** The head, counting the pending blocks. */
+  private tip(): HeadInfo {
+    return this.#pending?.head ?? this.reader.head();
+  }
+
+  /** Writes the pending blocks in one atomic batch, then publishes their head. */
+  private async flush(): Promise<void> {
+    const pending = this.#pending;
+    if (!pending) return;
+    this.#pending = undefined;
+    await this.store.batch(pending.ops);
+    for (const block of pending.blocks) this.reader.remember(block);
+    this.reader.publishHead(pending.head);
+  }
+
   private async importNew(block: Block): Promise<ImportOutcome> {
-    const head = this.reader.head();
-    // A block on the head (the usual case, and every block of a sync) needs no parent lookups.
-    const onHead = equalsBytes(block.header.parentHash, head.hash);
+    // A block on the head (the usual case, and every block of a sync) needs no parent lookups and
+    // is checked against the pending blocks; any other block, or one with uncles (whose checks
+    // read its ancestors from disk), goes after a flush.
+    const onHead = equalsBytes(block.header.parentHash, this.tip().hash);
+    if (!onHead || block.uncles.length) await this.flush();
+    const head = this.tip();
     const parent = onHead ? head.header : await this.reader.getHeader(block.header.parentHash);
     const parentTd = onHead ? head.totalDifficulty : await this.reader.totalDifficulty(block.header.parentHash);
     if (!parent || parentTd === undefined) return { result: 'NO_PARENT', block };
@@ -286,10 +333,14 @@ export class ChainWriter {
       ...await logIndexOps(this.store, change, (b) => (b === block ? exec.receipts : this.reader.getReceipts(b.hash))),
       { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash },
     );
-    await this.store.batch(ops);
+    // The next block may execute on these nodes before they are on disk (content-addressed: only a cache entry).
     this.reader.trieDb.remember(exec.overlay.writes);
-    this.reader.remember(block);
-    this.reader.publishHead(newHead);
+    const pending: PendingBlocks = this.#pending ?? { head, ops: [], blocks: [], headers: new Map() };
+    for (const op of ops) pending.ops.push(op);
+    pending.blocks.push(block);
+    pending.headers.set(block.header.number, block.header);
+    pending.head = newHead;
+    this.#pending = pending;
     if (change.removed.length) this.#canonicalForkHashes.clear();
     const window = this.#headUncleCounts;
     if (window && equalsBytes(window.head, block.header.parentHash)) {

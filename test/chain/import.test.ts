@@ -118,6 +118,20 @@ Import('a heavier side branch becomes canonical and the lookups follow it', asyn
   assert.is(bytesToHex((await reader.canonicalHash(base.number + 1n))!), bytesToHex(loser.hash));
 });
 
+Import('a run is stored up to its first invalid block, and the head is its last valid one', async () => {
+  const a = await childOf((await reader.getBlock(reader.head().hash))!);
+  const b = await childOf(a);
+  const c = await childOf(b);
+  const badHeader = { ...c.header, gasUsed: 1n };
+  const bad = makeBlock(await seal(badHeader, await writer.hashForMergedMining(badHeader)), []);
+  const outcomes = await writer.importRun([a, b, bad, await childOf(c)]);
+  assert.equal(outcomes.map((o) => o.result), ['IMPORTED_BEST', 'IMPORTED_BEST', 'INVALID_BLOCK']);
+  assert.is(bytesToHex(reader.head().hash), bytesToHex(b.hash));
+  assert.is(bytesToHex((await reader.canonicalHash(b.header.number))!), bytesToHex(b.hash));
+  assert.is(await reader.store.headers.has(bad.hash), false);
+  assert.equal((await writer.importRun([a, b, c])).map((o) => o.result), ['EXIST', 'EXIST', 'IMPORTED_BEST']);
+});
+
 /** A block on top of `parent` with no transactions (the writer builds on its head only, so assemble by hand). */
 async function childOf(parent: Block): Promise<Block> {
   const p = parent.header;
