@@ -83,9 +83,8 @@ export const UNCLE_GENERATION_LIMIT = 7n;
 interface PendingBlocks {
   head: HeadInfo;
   readonly ops: BatchOp[];
-  readonly blocks: Block[];
-  /** By number, for fork detection of the blocks after them. */
-  readonly headers: Map<bigint, BlockHeader>;
+  /** By number, in order: the canonical blocks the blocks after them see (BLOCKHASH, fork detection). */
+  readonly blocks: Map<bigint, Block>;
 }
 
 /** What fork detection records of an ancestor: the double SHA-256 of its parent-chain header. */
@@ -117,7 +116,7 @@ export class ChainWriter {
     this.#env = {
       common: reader.common,
       trieDb: reader.trieDb,
-      blockHash: async (n) => (await reader.canonicalHash(n)) ?? ZERO_HASH,
+      blockHash: async (n) => this.#pending?.blocks.get(n)?.hash ?? (await reader.canonicalHash(n)) ?? ZERO_HASH,
     };
     this.#runner = new BlockRunner(this.#env);
   }
@@ -215,7 +214,7 @@ export class ChainWriter {
   private async canonicalForkHash(height: bigint): Promise<Uint8Array | undefined> {
     const cached = this.#canonicalForkHashes.get(height);
     if (cached) return cached;
-    const pending = this.#pending?.headers.get(height);
+    const pending = this.#pending?.blocks.get(height)?.header;
     const hash = pending ? undefined : await this.reader.canonicalHash(height);
     const forkHash = parentChainHash(pending ?? (hash && await this.reader.getHeader(hash)));
     if (forkHash) this.#canonicalForkHashes.set(height, forkHash);
@@ -294,7 +293,7 @@ export class ChainWriter {
     if (!pending) return;
     this.#pending = undefined;
     await this.store.batch(pending.ops);
-    for (const block of pending.blocks) this.reader.remember(block);
+    for (const block of pending.blocks.values()) this.reader.remember(block);
     this.reader.publishHead(pending.head);
   }
 
@@ -335,10 +334,9 @@ export class ChainWriter {
     );
     // The next block may execute on these nodes before they are on disk (content-addressed: only a cache entry).
     this.reader.trieDb.remember(exec.overlay.writes);
-    const pending: PendingBlocks = this.#pending ?? { head, ops: [], blocks: [], headers: new Map() };
+    const pending: PendingBlocks = this.#pending ?? { head, ops: [], blocks: new Map() };
     for (const op of ops) pending.ops.push(op);
-    pending.blocks.push(block);
-    pending.headers.set(block.header.number, block.header);
+    pending.blocks.set(block.header.number, block);
     pending.head = newHead;
     this.#pending = pending;
     if (change.removed.length) this.#canonicalForkHashes.clear();
