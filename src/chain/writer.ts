@@ -109,13 +109,15 @@ export class ChainWriter {
    * atomic batch when the import or run ends (see flush), so nothing is pending between calls.
    */
   #pending: PendingBlocks | undefined;
+  /** The trie nodes of the pending blocks, which the blocks after them execute on. */
+  readonly #pendingNodes = new Map<string, Uint8Array>();
   readonly #env: ExecutionEnv;
   readonly #runner: BlockRunner;
 
   constructor(private readonly reader: ChainReader) {
     this.#env = {
       common: reader.common,
-      trieDb: reader.trieDb,
+      trieDb: new OverlayTrieDb(reader.trieDb, this.#pendingNodes),
       blockHash: async (n) => this.#pending?.blocks.get(n)?.hash ?? (await reader.canonicalHash(n)) ?? ZERO_HASH,
     };
     this.#runner = new BlockRunner(this.#env);
@@ -293,6 +295,8 @@ export class ChainWriter {
     if (!pending) return;
     this.#pending = undefined;
     await this.store.batch(pending.ops);
+    this.reader.trieDb.remember(this.#pendingNodes);
+    this.#pendingNodes.clear();
     for (const block of pending.blocks.values()) this.reader.remember(block);
     this.reader.publishHead(pending.head);
   }
@@ -332,8 +336,7 @@ export class ChainWriter {
       ...await logIndexOps(this.store, change, (b) => (b === block ? exec.receipts : this.reader.getReceipts(b.hash))),
       { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash },
     );
-    // The next block may execute on these nodes before they are on disk (content-addressed: only a cache entry).
-    this.reader.trieDb.remember(exec.overlay.writes);
+    for (const [key, node] of exec.overlay.writes) this.#pendingNodes.set(key, node);
     const pending: PendingBlocks = this.#pending ?? { head, ops: [], blocks: new Map() };
     for (const op of ops) pending.ops.push(op);
     pending.blocks.set(block.header.number, block);
