@@ -16,9 +16,9 @@ export type ChainProtocol = {
     /** `origin` tells subscribers whether to announce the block (only blocks mined here are). */
     'block.import': { req: { block: Block; origin: BlockOrigin }; res: ImportOutcome };
     /**
-     * Blocks from a peer (a sync batch), imported one by one in order, each stored atomically; stops
-     * after the first that is invalid or has no parent. One outcome per block tried; the head changes
-     * of the run are published as one.
+     * Blocks from a peer (a sync batch), imported in order and stored atomically (consecutive blocks
+     * on the head in one batch, see ChainWriter.importRun); stops after the first that is invalid or
+     * has no parent. One outcome per block tried; the head changes of the run are published as one.
      */
     'blocks.import': { req: { blocks: readonly Block[] }; res: ImportOutcome[] };
     /** Moves the head back to canonical block `number` (evm_revert, evm_reset); published as a rewound head change. */
