@@ -192,7 +192,7 @@ export const READ_WORKLOADS: readonly ReadWorkload[] = [
     bodies: (token) => addressPool.map((a) => JSON.stringify(req('eth_call', [{ to: token, data: balanceOfData(a) }, 'latest']))),
   },
   { key: 'batch100', label: 'batch 100× eth_getBalance', batch: 100, bodies: () => batchBodies(100) },
-  // mmnode refuses batches above 50 (its MAX_BATCH); this row shows the batch path it does serve.
+  // The reference node's shipped config caps batches at 50: this row shows that size too.
   { key: 'batch50', label: 'batch 50× eth_getBalance', batch: 50, extra: true, bodies: () => batchBodies(50) },
 ];
 
@@ -304,12 +304,16 @@ export async function runWrites(url: string, perSender: readonly SignedTx[][], t
 export interface Ceilings {
   readonly runTxNativePerSecond: number;
   readonly runTxErc20PerSecond: number;
+  /** The same with the node's tuning: state caches and one checkpoint per block (see runTxRates). */
+  readonly tunedNativePerSecond: number;
+  readonly tunedErc20PerSecond: number;
   readonly runCallPerSecond: number;
+  readonly tunedCallPerSecond: number;
 }
 
 /** A fresh in-memory chain state (the node's trie settings) with the senders funded and the token deployed. */
-async function freshVm() {
-  const sm = stateManagerAt(new MapDB(), undefined, COMMON);
+async function freshVm(caches = false) {
+  const sm = stateManagerAt(new MapDB(), undefined, COMMON, { caches });
   const vm = await createExecutionVM({ common: COMMON, trieDb: new MapDB(), blockHash: async () => new Uint8Array(32) }, sm);
   for (const who of SENDERS) await sm.putAccount(createAddressFromString(who), new Account(0n, GENESIS_BALANCE));
   await sm.getStateRoot();
@@ -332,18 +336,25 @@ function roundRobin(perSender: SignedTx[][]): TypedTransaction[] {
   return out;
 }
 
-/** Native then ERC-20 transfers through runTx on a fresh state; each rate includes the final state root. */
-async function runTxRates(): Promise<{ native: number; erc20: number }> {
-  const { vm, sm, block, token, nonces } = await freshVm();
+/**
+ * Native then ERC-20 transfers through runTx on a fresh state; each rate includes the final state root.
+ * Plain: the library's default state manager, each transaction committed to the trie. Tuned: as the
+ * node runs them, with state caches and one checkpoint around the block (as runBlock takes), so the
+ * trie is written once per touched account, at the end.
+ */
+async function runTxRates(tuned: boolean): Promise<{ native: number; erc20: number }> {
+  const { vm, sm, block, token, nonces } = await freshVm(tuned);
   const timed = async (txs: TypedTransaction[]) => {
     let gasUsed = 0n;
     const t0 = performance.now();
+    if (tuned) await sm.checkpoint();
     for (const tx of txs) {
       // runTx recovers the sender here (native ecrecover); the node does that once, on submission.
       const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
       if (r.execResult.exceptionError) throw new Error(`raw runTx failed: ${r.execResult.exceptionError.error}`);
       gasUsed += r.totalGasSpent;
     }
+    if (tuned) await sm.commit();
     await sm.getStateRoot();
     return txs.length / ((performance.now() - t0) / 1000);
   };
@@ -359,15 +370,26 @@ async function runTxRates(): Promise<{ native: number; erc20: number }> {
  * not lower the bar. Call it again later in the run and keep the max (see `bestOf`).
  */
 export async function rawCeilings(callSeconds: number, runTxPasses = 2): Promise<Ceilings> {
-  let native = 0;
-  let erc20 = 0;
+  const best = { native: 0, erc20: 0, tunedNative: 0, tunedErc20: 0 };
   for (let i = 0; i < runTxPasses; i++) {
-    const r = await runTxRates();
-    native = Math.max(native, r.native);
-    erc20 = Math.max(erc20, r.erc20);
+    const plain = await runTxRates(false);
+    const tuned = await runTxRates(true);
+    best.native = Math.max(best.native, plain.native);
+    best.erc20 = Math.max(best.erc20, plain.erc20);
+    best.tunedNative = Math.max(best.tunedNative, tuned.native);
+    best.tunedErc20 = Math.max(best.tunedErc20, tuned.erc20);
   }
 
-  const { vm, block, token } = await freshVm();
+  return {
+    runTxNativePerSecond: best.native, runTxErc20PerSecond: best.erc20,
+    tunedNativePerSecond: best.tunedNative, tunedErc20PerSecond: best.tunedErc20,
+    runCallPerSecond: await runCallRate(false, callSeconds), tunedCallPerSecond: await runCallRate(true, callSeconds),
+  };
+}
+
+/** balanceOf calls per second (best one-second slice), on the default state manager or with state caches (as the node's call VMs). */
+async function runCallRate(caches: boolean, seconds: number): Promise<number> {
+  const { vm, block, token } = await freshVm(caches);
   const caller = createAddressFromString(SENDERS[0]!);
   const to = createAddressFromString(token);
   const datas = addressPool.map((a) => hexToBytes(balanceOfData(a)));
@@ -378,18 +400,15 @@ export async function rawCeilings(callSeconds: number, runTxPasses = 2): Promise
   for (let i = 0; i < 1_000; i++) await call(i); // warm-up
   let best = 0;
   let calls = 0;
-  for (let slice = 0; slice < Math.max(1, Math.round(callSeconds)); slice++) {
+  for (let slice = 0; slice < Math.max(1, Math.round(seconds)); slice++) {
     const t0 = performance.now();
     let n = 0;
     while (performance.now() - t0 < 1_000 && n < 1_000_000) await call(calls + n++);
     calls += n;
     best = Math.max(best, n / ((performance.now() - t0) / 1000));
   }
-  return { runTxNativePerSecond: native, runTxErc20PerSecond: erc20, runCallPerSecond: best };
+  return best;
 }
 
-export const bestOf = (a: Ceilings, b: Ceilings): Ceilings => ({
-  runTxNativePerSecond: Math.max(a.runTxNativePerSecond, b.runTxNativePerSecond),
-  runTxErc20PerSecond: Math.max(a.runTxErc20PerSecond, b.runTxErc20PerSecond),
-  runCallPerSecond: Math.max(a.runCallPerSecond, b.runCallPerSecond),
-});
+export const bestOf = (a: Ceilings, b: Ceilings): Ceilings =>
+  Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Math.max(v, b[k as keyof Ceilings])])) as unknown as Ceilings;
