@@ -348,6 +348,8 @@ export class ChainWriter {
       this.#headUncleCounts = { head: block.hash, counts: [block.header.uncleCount, ...window.counts.slice(0, 31)] };
     }
     this.#executions.delete(bytesToHex(baseHash));
+    // A reorg rewrites canonical entries that the blocks after it read from disk: it is written at once.
+    if (!onHead) await this.flush();
     return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change } };
   }
 

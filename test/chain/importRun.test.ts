@@ -1,13 +1,15 @@
 /**
- * A sync batch imported as one run (ChainWriter.importRun) into another store: blocks that read the
- * hashes of the blocks just before them (BLOCKHASH) execute exactly as on the node that mined them.
+ * Sync batches imported as runs (ChainWriter.importRun) into another store: blocks that read the
+ * blocks just before them (BLOCKHASH, fork detection) verify exactly as on the node that mined them,
+ * also after a reorg in the middle of a run.
  */
-import { createLegacyTx } from '@ethereumjs/tx';
+import { createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex, createAddressFromPrivateKey, generateAddress, hexToBytes } from '@ethereumjs/util';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeBlock, type Block } from '../../src/chain/block.ts';
+import type { BlockHeader } from '../../src/chain/header.ts';
 import { createChainCommon } from '../../src/chain/execution.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/networks.ts';
 import { ChainReader } from '../../src/chain/reader.ts';
@@ -36,15 +38,24 @@ const key = DEV_ACCOUNTS[0]!.privateKey;
 const tx = (nonce: bigint, to?: Uint8Array) =>
   createLegacyTx({ nonce, to, data: to ? undefined : hexToBytes(INIT), gasLimit: 100_000n, gasPrice: 0n }, { common }).sign(key);
 
+/** `header` sealed for its position on the source chain, with `txs`. */
+async function sealed(header: BlockHeader, txs: readonly TypedTransaction[] = []): Promise<Block> {
+  const seal = buildMergedMiningSeal(await source.writer.hashForMergedMining(header), header.difficulty, {})!;
+  return makeBlock({ ...header, parentChainHeader: seal.header, parentChainCoinbase: seal.coinbase, parentChainMerkleProof: seal.proof }, txs);
+}
+
 /** Mines a block with `txs` on the source chain. */
-async function mine(txs: ReturnType<typeof tx>[]): Promise<Block> {
+async function mine(txs: ReturnType<typeof tx>[] = []): Promise<Block> {
   const t = await source.writer.build({ coinbase: NETWORKS.regtest.defaultCoinbase, txs, timestamp: 0n, minimumGasPriceTarget: 0n });
   assert.is(t.txs.length, txs.length);
-  const seal = buildMergedMiningSeal(t.hashForMergedMining, t.header.difficulty, {})!;
-  const block = makeBlock({ ...t.header, parentChainHeader: seal.header, parentChainCoinbase: seal.coinbase, parentChainMerkleProof: seal.proof }, t.txs);
+  const block = await sealed(t.header, t.txs);
   assert.is((await source.writer.import(block)).result, 'IMPORTED_BEST');
   return block;
 }
+
+/** The child of `parent` one second later, without transactions (the source may have another head). */
+const childOf = async (parent: Block) =>
+  sealed({ ...parent.header, parentHash: parent.hash, number: parent.header.number + 1n, timestamp: parent.header.timestamp + 1n });
 
 ImportRun('blocks calling BLOCKHASH of the blocks before them import in one run', async () => {
   for (const c of [source, joiner]) { await c.reader.store.open(); await c.writer.init(); }
@@ -54,6 +65,26 @@ ImportRun('blocks calling BLOCKHASH of the blocks before them import in one run'
   const outcomes = await joiner.writer.importRun(blocks);
   assert.equal(outcomes.map((o) => o.reason ?? o.result), blocks.map(() => 'IMPORTED_BEST'));
   assert.is(bytesToHex(joiner.reader.head().hash), bytesToHex(blocks[3]!.hash));
+});
+
+ImportRun('a reorg inside a run reaches the disk before the blocks after it read the new canonical chain', async () => {
+  const blocks: Block[] = [];
+  while (source.reader.head().number < 513n) blocks.push(await mine());
+  for (let i = 0; i < blocks.length; i += 128) await joiner.writer.importRun(blocks.slice(i, i + 128));
+  // The other branch from 511: its 512 is what fork detection of blocks from 513 on reads (height 512).
+  const a512 = blocks.find((b) => b.header.number === 512n)!;
+  const b512 = await sealed({ ...a512.header, timestamp: a512.header.timestamp + 1n });
+  await source.writer.import(b512);
+  const b513 = await childOf(b512);
+  await source.writer.import(b513);
+  const b514 = await childOf(b513);
+  await source.writer.import(b514);
+  assert.is(bytesToHex(source.reader.head().hash), bytesToHex(b514.hash));
+  const b515 = await mine();
+  const outcomes = await joiner.writer.importRun([b512, b513, b514, b515]);
+  assert.equal(outcomes.map((o) => o.reason ?? o.result).slice(2), ['IMPORTED_BEST', 'IMPORTED_BEST']);
+  assert.is(bytesToHex(joiner.reader.head().hash), bytesToHex(b515.hash));
+  assert.is(bytesToHex((await joiner.reader.canonicalHash(512n))!), bytesToHex(b512.hash));
 });
 
 ImportRun.run();
