@@ -13,9 +13,9 @@ import { spawnBlockSync, type BlockSyncProtocol } from '../actors/blockSync/inde
 import { ourStatus, spawnPeerManager, type PeerEvent, type PeerManagerProtocol } from '../actors/peerManager/index.ts';
 import type { TxPoolProtocol } from '../actors/txpool/index.ts';
 import {
-  BLOCKS_BY_HASH_PROTOCOL, BLOCKS_BY_RANGE_PROTOCOL, createP2P, decodeHashRequest, decodeRangeRequest, decodeStatus, encodeBlockList,
-  encodeStatus, gossipTopics, MAX_GOSSIP_BYTES, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, STATUS_PROTOCOL, type GossipVerdict, type P2P,
-  type PeerIdStr,
+  BLOCKS_BY_HASH_PROTOCOL, BLOCKS_BY_RANGE_PROTOCOL, createP2P, decodeHashRequest, decodeRangeRequest, decodeStatus, decodeTxList,
+  encodeBlockList, encodeStatus, encodeTxList, gossipTopics, MAX_GOSSIP_BYTES, MAX_POOLED_TXS, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES,
+  POOLED_TXS_PROTOCOL, STATUS_PROTOCOL, type GossipVerdict, type P2P, type PeerIdStr,
 } from '../p2p/index.ts';
 
 export interface NetworkOptions {
@@ -94,6 +94,21 @@ export async function startNetwork(
     }
   }
 
+  /**
+   * Takes a new peer's pool through the gossip path (same checks, same penalties): a transaction
+   * sent to a node while it had no peers was gossiped to nobody, and reaches the network this way.
+   */
+  async function takePooledTxs(peer: PeerIdStr): Promise<void> {
+    let raws: Uint8Array[];
+    try {
+      raws = decodeTxList(await p2p!.request(peer, POOLED_TXS_PROTOCOL, new Uint8Array(), MAX_RESPONSE_BYTES));
+    } catch (err) {
+      if (/malformed/.test((err as Error).message)) report(peer, 'invalidMessages');
+      return; // a peer gone or slow: its transactions come by gossip, or not at all
+    }
+    for (const raw of raws) await validateTx(peer, raw);
+  }
+
   async function startP2P(isBanned: (peer: PeerIdStr | undefined, host: string | undefined) => boolean): Promise<P2P> {
     const node = await createP2P({
       dataDir: opts.dataDir, host: opts.host, port: opts.port, bootnodes: opts.bootnodes, maxPeers: opts.maxPeers,
@@ -110,6 +125,10 @@ export async function startNetwork(
     });
     await node.serve(BLOCKS_BY_HASH_PROTOCOL, MAX_REQUEST_BYTES, async (req) =>
       encodeBlockList(fitResponse(await reader.rawBlocks(decodeHashRequest(req)))));
+    await node.serve(POOLED_TXS_PROTOCOL, MAX_REQUEST_BYTES, async () => {
+      const { pending, queued } = await txpool.ask('pool.list', {});
+      return encodeTxList(fitResponse([...pending, ...queued].slice(0, MAX_POOLED_TXS).map((p) => p.tx.serialize())));
+    });
     node.onGossip(topics.blocks, validateBlock);
     node.onGossip(topics.txs, validateTx);
     p2p = node;
@@ -118,6 +137,7 @@ export async function startNetwork(
 
   peerManager = await deps.start(spawnPeerManager({ punishmentMs: opts.punishmentMs, maxRecords: 100 }, {
     reader, startP2P, onPeerStatus: (peer, status) => tellSync({ type: 'peer.status', peer, status }),
+    onPeerJoined: (peer) => void takePooledTxs(peer),
   }));
   bus.subscribe(peerManager.ref, (e) => {
     if (e.type === 'chain.blockImported' && e.origin === 'local') return { type: 'gossip.publish' as const, topic: topics.blocks, data: encodeBlock(e.block) };
@@ -127,11 +147,11 @@ export async function startNetwork(
   return { peerManager, blockSync };
 }
 
-/** Encoded blocks in order until the first missing one, within the response size limit. */
-function fitResponse(blocks: (Uint8Array | undefined)[]): Uint8Array[] {
+/** Encoded blocks (or transactions) in order until the first missing one, within the response size limit. */
+function fitResponse(items: (Uint8Array | undefined)[]): Uint8Array[] {
   const out: Uint8Array[] = [];
   let size = 0;
-  for (const raw of blocks) {
+  for (const raw of items) {
     if (!raw || size + raw.length > MAX_RESPONSE_BYTES - 1024) break;
     size += raw.length;
     out.push(raw);

@@ -11,6 +11,8 @@ import { toBig, uintBytes } from '../chain/bytes.ts';
 export const STATUS_PROTOCOL = '/mmnode/req/status/1';
 export const BLOCKS_BY_RANGE_PROTOCOL = '/mmnode/req/blocks_by_range/1';
 export const BLOCKS_BY_HASH_PROTOCOL = '/mmnode/req/blocks_by_hash/1';
+/** A new peer's pool: asked once per connection, so transactions sent while nobody listened still spread. */
+export const POOLED_TXS_PROTOCOL = '/mmnode/req/pooled_txs/1';
 
 /** Largest gossip message and request/response payloads. */
 export const MAX_GOSSIP_BYTES = 4 * 1024 * 1024;
@@ -18,6 +20,8 @@ export const MAX_REQUEST_BYTES = 64 * 1024;
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Most blocks one range or hash request may ask for. */
 export const MAX_BLOCKS_PER_REQUEST = 256;
+/** Transactions a pooled-transactions response may carry. */
+export const MAX_POOLED_TXS = 4_096;
 
 export function gossipTopics(network: string, genesisHash: Uint8Array) {
   const scope = `/mmnode/${network}/${bytesToHex(genesisHash).slice(2, 18)}`;
@@ -71,4 +75,12 @@ export function decodeBlockList(raw: Uint8Array): unknown[] {
   const list = RLP.decode(raw) as unknown;
   if (!Array.isArray(list)) throw new Error('malformed block list');
   return list;
+}
+
+/** Raw signed transactions (typed ones are not RLP lists themselves), each as an RLP byte string. */
+export const encodeTxList = (txs: Uint8Array[]): Uint8Array => RLP.encode(txs);
+export function decodeTxList(raw: Uint8Array): Uint8Array[] {
+  const list = RLP.decode(raw) as unknown;
+  if (!Array.isArray(list) || list.length > MAX_POOLED_TXS || list.some((x) => !(x instanceof Uint8Array))) throw new Error('malformed transaction list');
+  return list as Uint8Array[];
 }

@@ -42,10 +42,6 @@ Network('a node started after 500 blocks syncs and matches every block hash', as
   const late = await net.add();
   const target = 500;
   await waitUntil(async () => Number(await rpc(late.url, 'eth_blockNumber')) >= target, { what: 'the late joiner at 500', timeoutMs: 60_000 });
-  const batch = (url: string) => fetch(url, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(Array.from({ length: 50 }, (_, k) => ({ jsonrpc: '2.0', id: k, method: 'eth_getBlockByNumber', params: [`0x${k.toString(16)}`, false] }))),
-  }).then((r) => r.json());
   for (let from = 0; from <= target; from += 50) {
     const body = (url: string) => fetch(url, {
       method: 'POST', headers: { 'content-type': 'application/json' },
@@ -54,7 +50,17 @@ Network('a node started after 500 blocks syncs and matches every block hash', as
     const [a, b] = await Promise.all([body(miner!.url), body(late.url)]);
     for (let k = 0; k < 50 && from + k <= target; k++) assert.is(b[k]!.result?.hash, a[k]!.result?.hash, `block ${from + k}`);
   }
-  void batch;
+});
+
+Network('a transaction sent while a node had no peers reaches a peer that connects later, and is mined there', async () => {
+  net = await startTestnet({ nodes: 1, miners: [] });
+  const [alone] = net.nodes;
+  nonce = Number(await rpc(alone!.url, 'eth_getTransactionCount', [wallet.address, 'latest']));
+  const hash = await rpc(alone!.url, 'eth_sendRawTransaction', [await transfer()]);
+  const late = await net.add({ mining: 'auto' });
+  const receipt = await waitUntil(() => rpc(late.url, 'eth_getTransactionReceipt', [hash]), { what: 'the receipt on the node that joined later', timeoutMs: 15_000 });
+  assert.is(receipt.status, '0x1');
+  await waitUntil(() => rpc(alone!.url, 'eth_getTransactionReceipt', [hash]), { what: 'the block back on the first node', timeoutMs: 15_000 });
 });
 
 Network('two halves mining apart converge on the heavier chain; a filter on the losing side sees removed logs; dropped transactions are mined again', async () => {

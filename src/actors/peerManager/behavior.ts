@@ -39,6 +39,8 @@ export interface PeerManagerDeps {
   readonly self: () => ActorRef<PeerManagerProtocol>;
   /** Told of every handshaked peer's status (block sync starts from it). */
   readonly onPeerStatus: (peer: PeerIdStr, status: Status) => void;
+  /** Told once per connection, at a peer's first handshake (its pool is asked for then). */
+  readonly onPeerJoined: (peer: PeerIdStr) => void;
 }
 
 export function ourStatus(reader: ChainReader, genesisHash: Uint8Array): Status {
@@ -123,9 +125,12 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
             s.connected.delete(msg.peer);
             break;
           }
-          if (!view.status) record(s, msg.peer, 'successfulHandshakes');
           s.connected.set(msg.peer, { ...view, status: msg.status });
           deps.onPeerStatus(msg.peer, msg.status);
+          if (!view.status) {
+            record(s, msg.peer, 'successfulHandshakes');
+            deps.onPeerJoined(msg.peer);
+          }
           break;
         }
         case 'peer.event':

@@ -1,7 +1,5 @@
-import type { ChainReader } from '../../chain/reader.ts';
-import type { P2P, PeerIdStr, Status } from '../../p2p/index.ts';
 import { spawn, type Actor } from '../kernel/index.ts';
-import { peerManagerBehavior, type PeerManagerOptions } from './behavior.ts';
+import { peerManagerBehavior, type PeerManagerDeps, type PeerManagerOptions } from './behavior.ts';
 import type { PeerManagerProtocol } from './protocol.ts';
 
 export type { PeerManagerProtocol, PeerView, ScoringEntry } from './protocol.ts';
@@ -11,7 +9,7 @@ export type { PeerEvent } from './scoring.ts';
 /** Reputations are soft state: after a failure the manager restarts with a fresh table. */
 export function spawnPeerManager(
   opts: PeerManagerOptions,
-  deps: { reader: ChainReader; startP2P: (isBanned: (peer: PeerIdStr | undefined, host: string | undefined) => boolean) => Promise<P2P>; onPeerStatus: (peer: PeerIdStr, status: Status) => void },
+  deps: Omit<PeerManagerDeps, 'self'>,
 ): Actor<PeerManagerProtocol> {
   let actor: Actor<PeerManagerProtocol> | undefined;
   actor = spawn('peerManager', peerManagerBehavior(opts, { ...deps, self: () => actor!.ref }), {
