@@ -1,5 +1,5 @@
 /** Small byte and number helpers shared by the chain code and the RPC layer. */
-import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, bytesToBigInt, hexToBytes } from '@ethereumjs/util';
 
 export type Hex = `0x${string}`;
 
@@ -26,7 +26,8 @@ export function signedBytes(n: bigint): Uint8Array {
 }
 
 export const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : bytesToBigInt(b));
-export const hex = (b: Uint8Array): Hex => bytesToHex(b) as Hex;
+/** Lowercase 0x-hex written natively in one piece (bytesToHex appends two digits at a time: a string rope every reply walks and copies). */
+export const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
 export const fromHex = (h: string): Uint8Array => hexToBytes(h as Hex);
 export const quantity = (n: bigint | number): Hex => `0x${BigInt(n).toString(16)}`;
 

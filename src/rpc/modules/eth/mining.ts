@@ -4,7 +4,7 @@
  * midstate of the header's first 64 bytes, its last 12 bytes before the nonce, and the target;
  * eth_submitWork's nonce completes the header (see README, "Mining").
  */
-import { quantity, type Hex } from '../../../chain/bytes.ts';
+import { hex, quantity, toBig } from '../../../chain/bytes.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';
 import { bytesOfLength, hash32, quantity as quantityParam, type Param } from '../../params.ts';
@@ -33,7 +33,7 @@ export const ethMiningMethods = (deps: RpcDeps) => ({
   }),
   eth_getWork: method([], () => deps.miner.ask('work.ethGet', {}, 30_000)),
   eth_submitWork: method([['nonce', nonce8], ['powHash', hash32], ['mixDigest', hash32]], async ([nonce, powHash]) =>
-    deps.miner.ask('work.ethSubmit', { nonce: BigInt(`0x${Buffer.from(nonce).toString('hex')}`), powHash: `0x${Buffer.from(powHash).toString('hex')}` as Hex }, 30_000)),
+    deps.miner.ask('work.ethSubmit', { nonce: toBig(nonce), powHash: hex(powHash) }, 30_000)),
   eth_submitHashrate: method([['hashrate', hashrate], ['id', hash32]], ([rate, id]) =>
-    deps.miner.ask('hashrate.report', { id: `0x${Buffer.from(id).toString('hex')}` as Hex, hashesPerSecond: rate })),
+    deps.miner.ask('hashrate.report', { id: hex(id), hashesPerSecond: rate })),
 });
