@@ -1,5 +1,6 @@
 /** Filter supervisor rules: one filter machine per id, fed from live events, read and reset by polls. */
-import { createActor, type ActorOptions, type Actor as MachineActor } from 'xstate';
+import { createActor, type Actor as MachineActor } from 'xstate';
+import { UNREF_CLOCK, type Clock } from '../../machines/clock.ts';
 import { hex, type Hex } from '../../chain/bytes.ts';
 import { LiveLogSource } from '../../chain/liveLogs.ts';
 import { Lru } from '../../chain/lru.ts';
@@ -10,8 +11,6 @@ import { boundsOf } from '../../rpc/filterParams.ts';
 import type { ActorRef, Behavior } from '../kernel/index.ts';
 import { randomId, type LiveEvent } from '../liveEvents.ts';
 import type { FilterChange, FilterDefinition, FilterSupervisorProtocol } from './protocol.ts';
-
-type Clock = NonNullable<ActorOptions<typeof filterMachine>['clock']>;
 
 export interface FilterOptions {
   /** A filter not polled for this long is removed (spec part 8 leaves the period open; the reference uses 5 minutes). */
@@ -31,12 +30,6 @@ export interface FilterSupervisorDeps {
   /** The machines' clock (tests pass a SimulatedClock). */
   readonly clock?: Clock;
 }
-
-/** Real time whose timers do not keep the process alive: an idle filter never delays a shutdown. */
-const UNREF_CLOCK: Clock = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
-  clearTimeout: (id) => clearTimeout(id),
-};
 
 interface Entry {
   readonly definition: FilterDefinition;

@@ -5,7 +5,8 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bytesToHex } from '@ethereumjs/util';
-import { createActor, type ActorOptions, type Actor as MachineActor } from 'xstate';
+import { createActor, type Actor as MachineActor } from 'xstate';
+import { UNREF_CLOCK, type Clock } from '../../machines/clock.ts';
 import type { Block } from '../../chain/block.ts';
 import type { Hex } from '../../chain/bytes.ts';
 import type { ChainReader, HeadInfo } from '../../chain/reader.ts';
@@ -18,9 +19,6 @@ import { PoolBook } from './book.ts';
 import { inclusionOrder } from './order.ts';
 import type { PoolTx, TxPoolProtocol } from './protocol.ts';
 import { admissionProblem, DEFAULT_TXPOOL_OPTIONS, gasPriceOf, type TxPoolOptions } from './rules.ts';
-
-/** The timer source of xstate actors. */
-export type Clock = NonNullable<ActorOptions<typeof transactionMachine>['clock']>;
 
 interface Entry {
   readonly data: PoolTx;
@@ -42,12 +40,6 @@ export interface TxPoolDeps {
   /** The machines' clock (tests pass a SimulatedClock). */
   readonly clock?: Clock;
 }
-
-/** Real time whose timers do not keep the process alive: a pool's expiry never delays a shutdown. */
-const UNREF_CLOCK: Clock = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
-  clearTimeout: (id) => clearTimeout(id),
-};
 
 const stateOf = (e: Entry) => lifecycleState(e.machine.getSnapshot().value);
 const senderOf = (tx: TypedTransaction) => bytesToHex(tx.getSenderAddress().bytes) as Hex;

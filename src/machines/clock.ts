@@ -1,0 +1,11 @@
+/** The timer source xstate actors run on, shared by the owners of lifecycle machines (pool, filters). */
+import type { ActorOptions, AnyActorLogic } from 'xstate';
+
+/** What a machine's delays are scheduled with (tests pass a SimulatedClock). */
+export type Clock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
+
+/** Real time whose timers do not keep the process alive: a machine's pending delay never delays a shutdown. */
+export const UNREF_CLOCK: Clock = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (id) => clearTimeout(id),
+};
