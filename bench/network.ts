@@ -7,15 +7,15 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { ethers } from 'ethers';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NodeEvent } from '../src/actors/events.ts';
-import { spawn as spawnActor } from '../src/actors/kernel/index.ts';
+import { spawn } from '../src/actors/kernel/index.ts';
 import type { RunningNode } from '../src/node.ts';
 import { startTestnet } from '../testnet/harness.ts';
-import { nodeProcessArgs } from '../testnet/launch.ts';
+import { startNodeProcess } from '../testnet/launch.ts';
 
 const BLOCKS = Number(process.env.BENCH_PROPAGATION_BLOCKS ?? 200);
 const SYNC_BLOCKS = Number(process.env.BENCH_SYNC_BLOCKS ?? 5_000);
@@ -25,7 +25,7 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 /** Calls `onImport(hash, ms)` for every block a node imports, via an observer actor on its bus. */
 function observe(node: RunningNode, onImport: (hash: string, atMs: number) => void) {
   type P = { tell: NodeEvent; ask: Record<string, never> };
-  const actor = spawnActor<P, null>('observer', {
+  const actor = spawn<P, null>('observer', {
     init: () => null,
     onTell: (s, e) => { if (e.type === 'chain.blockImported') onImport(bytesToHex(e.block.hash), performance.now()); return s; },
     onAsk: {},
@@ -81,20 +81,8 @@ async function mineThroughWork(url: string) {
   await rpc(url, 'mnr_submitBitcoinBlock', [Buffer.from(serializeParentBlock({ header, txs: [parseParentTx(coinbase).tx] })).toString('hex')]);
 }
 
-/** A node process (as `npm start` runs it) on `dataDir` (free ports); resolves with its ready line once it serves. */
-function nodeProcess(dataDir: string, args: string[]): Promise<{ child: ChildProcess; rpcUrl: string; multiaddrs: string[]; readyAt: number }> {
-  const child = spawn(process.execPath, nodeProcessArgs(['--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...args]),
-    { cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));
-      if (line) { child.stdout!.removeAllListeners('data'); child.stdout!.resume(); resolve({ child, ...JSON.parse(line), readyAt: performance.now() }); }
-    });
-    child.on('exit', (code) => reject(new Error(`node exited (${code}) before it was ready`)));
-  });
-}
+/** A node process (as `npm start` runs it) on `dataDir`, free ports. */
+const nodeProcess = (dataDir: string, args: string[]) => startNodeProcess(['--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...args]);
 
 const stopProcess = (child: ChildProcess) => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
 
@@ -118,16 +106,17 @@ async function sync() {
   rmSync(join(chainDir, 'p2p-key'), { force: true });
   const server = await nodeProcess(chainDir, ['--no-mining']);
   try {
-    const late = await nodeProcess(joinerDir, ['--no-mining', '--bootnodes', server.multiaddrs[0]!]);
+    const late = await nodeProcess(joinerDir, ['--no-mining', '--bootnodes', server.ready.multiaddrs[0]!]);
+    const readyAt = performance.now();
     try {
       let first = 0;
       await until(async () => {
-        const n = Number(await rpc(late.rpcUrl, 'eth_blockNumber'));
+        const n = Number(await rpc(late.ready.rpcUrl, 'eth_blockNumber'));
         if (n > 0 && !first) first = performance.now();
         return n >= height;
       }, 'late joiner synced', 600_000);
-      const seconds = (performance.now() - late.readyAt) / 1000;
-      return { height, seconds, rate: height / seconds, built, connectSeconds: (first - late.readyAt) / 1000 };
+      const seconds = (performance.now() - readyAt) / 1000;
+      return { height, seconds, rate: height / seconds, built, connectSeconds: (first - readyAt) / 1000 };
     } finally {
       await stopProcess(late.child);
     }

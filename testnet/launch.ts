@@ -7,6 +7,7 @@
  *   npx tsx testnet/launch.ts   writes dist/main.mjs (what `npm run build` does)
  */
 import { buildSync } from 'esbuild';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { NODE_RUNTIME_FLAGS } from '../src/config.ts';
@@ -34,5 +35,44 @@ export function buildNodeBundle(): string {
 
 /** Arguments for `spawn(process.execPath, …)` that start a node with `args`. */
 export const nodeProcessArgs = (args: readonly string[]): string[] => [...NODE_RUNTIME_FLAGS, buildNodeBundle(), ...args];
+
+/** The machine-readable line a node prints once it serves (src/main.ts). */
+export interface ReadyLine {
+  readonly rpcUrl: string;
+  readonly peerId: string;
+  readonly multiaddrs: readonly string[];
+}
+
+export interface NodeProcess {
+  readonly child: ChildProcess;
+  readonly ready: ReadyLine;
+  /** All it printed so far, stdout and stderr. */
+  output(): string;
+  /** Resolves with the exit code (or signal) once the process ended. */
+  readonly exited: Promise<number | string | null>;
+}
+
+/** Starts a node process with `args`; resolves once its ready line is printed, rejects (with its output) if it exits first or takes 30 s. */
+export function startNodeProcess(args: readonly string[]): Promise<NodeProcess> {
+  const child = spawn(process.execPath, nodeProcessArgs(args), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const output = () => out;
+  const exited = new Promise<number | string | null>((r) => child.on('exit', (code, signal) => r(signal ?? code)));
+  child.stderr!.on('data', (d: Buffer) => { out += d; });
+  let ready = false;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`node did not start within 30 s:\n${out}`)); }, 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const line = ready ? undefined : out.split('\n').find((l) => l.startsWith('{"ready":true'));
+      if (line) {
+        ready = true;
+        clearTimeout(timer);
+        resolve({ child, ready: JSON.parse(line), output, exited });
+      }
+    });
+    child.on('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`node exited (${signal ?? code}) before it was ready:\n${out}`)); });
+  });
+}
 
 if (process.argv[1] === new URL(import.meta.url).pathname) buildNodeBundle();

@@ -4,11 +4,11 @@
  * and P2P port, connected to each other; the first `--miners` mine. Prints one line per node and
  * runs until Ctrl-C, then stops every node cleanly.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { nodeProcessArgs } from './launch.ts';
+import { startNodeProcess } from './launch.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,38 +26,24 @@ if (!Number.isInteger(count) || count < 1 || !Number.isInteger(miners) || miners
   console.error('Usage: npm run testnet -- --nodes <n ≥ 1> --miners <0..n> [--block-time ms] [--rpc-port first] [--p2p-port first] [--dir path]');
   process.exit(2);
 }
-const root = new URL('..', import.meta.url).pathname;
-
 interface Started { name: string; child: ChildProcess; rpcUrl: string; multiaddr: string; role: string }
 
 function startOne(i: number, bootnodes: string[]): Promise<Started> {
   const dataDir = join(values.dir!, `node-${i}`);
   mkdirSync(dataDir, { recursive: true });
   const mines = i < miners;
-  const args = nodeProcessArgs([
+  const args = [
     '--quiet', '--data-dir', dataDir,
     '--rpc-port', String(Number(values['rpc-port']) + i), '--p2p-port', String(Number(values['p2p-port']) + i),
     ...(bootnodes.length ? ['--bootnodes', bootnodes.join(',')] : []),
     // Staggered intervals keep the miners from producing siblings on every round.
     ...(mines ? ['--block-time', String(Number(values['block-time']) + 250 * i), '--coinbase', `0x${(i + 1).toString(16).padStart(40, 'a')}`] : ['--no-mining']),
-  ]);
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));
-      if (line && !started.has(i)) {
-        started.add(i);
-        const ready = JSON.parse(line) as { rpcUrl: string; multiaddrs: string[] };
-        resolve({ name: `node-${i}`, child, rpcUrl: ready.rpcUrl, multiaddr: ready.multiaddrs[0]!, role: mines ? 'miner' : 'follower' });
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => { out += d; });
-    child.on('exit', (code) => { if (!started.has(i)) reject(new Error(`node-${i} exited (${code}) before it was ready:\n${out}`)); });
-  });
+  ];
+  return startNodeProcess(args).then(
+    ({ child, ready }) => ({ name: `node-${i}`, child, rpcUrl: ready.rpcUrl, multiaddr: ready.multiaddrs[0]!, role: mines ? 'miner' : 'follower' }),
+    (err: Error) => { throw new Error(`node-${i}: ${err.message}`); },
+  );
 }
-const started = new Set<number>();
 
 const nodes: Started[] = [];
 try {

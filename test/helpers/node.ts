@@ -1,12 +1,11 @@
 /** Start real nodes for tests: in-process (port 0, LevelDB in a temp dir) or as a child process. */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NETWORKS } from '../../src/chain/networks.ts';
 import type { NodeConfig } from '../../src/config.ts';
 import { startNode, type RunningNode } from '../../src/node.ts';
-import { nodeProcessArgs } from '../../testnet/launch.ts';
+import { startNodeProcess, type NodeProcess } from '../../testnet/launch.ts';
 import { rpc, rpcError } from './rpc.ts';
 
 export const tempDir = (prefix = 'mmnode-test-') => mkdtempSync(join(tmpdir(), prefix));
@@ -38,37 +37,13 @@ export async function startTestNode(overrides: Partial<NodeConfig> = {}): Promis
   };
 }
 
-const root = new URL('../..', import.meta.url).pathname;
+/** A node in its own process (as `npm start` runs it), with its RPC URL. */
+export type ChildNode = NodeProcess & { readonly url: string };
 
-export interface ChildNode {
-  readonly url: string;
-  readonly child: ChildProcess;
-  output(): string;
-  /** Resolves with the exit code (or signal) once the process ended. */
-  readonly exited: Promise<number | string | null>;
-}
-
-/** Runs the node (as `npm start` does) in its own process; resolves once its `ready` line is printed. */
-export function startChildNode(dataDir: string, extraArgs: string[] = []): Promise<ChildNode> {
-  const child = spawn(process.execPath, nodeProcessArgs(['--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...extraArgs]), {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<number | string | null>((r) => child.on('exit', (code, signal) => r(signal ?? code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node did not start within 30 s:\n${out}`)), 30_000);
-    const onData = (d: Buffer) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));
-      if (line) {
-        clearTimeout(timer);
-        resolve({ url: JSON.parse(line).rpcUrl, child, output: () => out, exited });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d) => { out += d; });
-    child.on('exit', () => { clearTimeout(timer); reject(new Error(`node exited before it was ready:\n${out}`)); });
-  });
+/** Runs the node in its own process on `dataDir` (free ports); resolves once its `ready` line is printed. */
+export async function startChildNode(dataDir: string, extraArgs: string[] = []): Promise<ChildNode> {
+  const node = await startNodeProcess(['--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...extraArgs]);
+  return { ...node, url: node.ready.rpcUrl };
 }
 
 /**
