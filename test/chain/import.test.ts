@@ -1,44 +1,38 @@
 /** Block import against a real LevelDB: only blocks with a valid merged-mining proof and exact execution are stored. */
 import { createLegacyTx } from '@ethereumjs/tx';
 import { bytesToHex, compareBytes, hexToBytes } from '@ethereumjs/util';
-import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeBlock, makeBlock, type Block } from '../../src/chain/block.ts';
 import { createChainCommon } from '../../src/chain/execution.ts';
 import type { BlockHeader } from '../../src/chain/header.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/networks.ts';
-import { ChainReader } from '../../src/chain/reader.ts';
-import { ChainStore } from '../../src/chain/store.ts';
-import { ChainWriter, type Template } from '../../src/chain/writer.ts';
-import { buildMergedMiningSeal } from '../../src/mergedmining/index.ts';
-import { tempDir } from '../helpers/node.ts';
+import type { ChainReader } from '../../src/chain/reader.ts';
+import type { ChainWriter, Template } from '../../src/chain/writer.ts';
+import { openTestChain, type TestChain } from '../helpers/chain.ts';
 
 const Import = suite('block import');
-const dir = tempDir();
 const common = createChainCommon(NETWORKS.regtest);
-const reader = new ChainReader(new ChainStore(dir), common, NETWORKS.regtest);
-const writer = new ChainWriter(reader);
 const COINBASE = NETWORKS.regtest.defaultCoinbase;
 let nonce = 0n;
+let chain: TestChain;
+let reader: ChainReader;
+let writer: ChainWriter;
 
-Import.after(async () => { await reader.store.close(); rmSync(dir, { recursive: true, force: true }); });
+Import.after(async () => { await chain?.close(); });
 
 const transfer = () => createLegacyTx({ nonce: nonce++, to: hexToBytes('0x09a1eda29f664ac8f68106f6567276df0c65d859'), value: 5n, gasLimit: 21_000n, gasPrice: 0n }, { common })
   .sign(DEV_ACCOUNTS[0]!.privateKey);
 
 const build = (txs = [transfer()]) => writer.build({ coinbase: COINBASE, txs, timestamp: BigInt(Math.floor(Date.now() / 1000)), minimumGasPriceTarget: 0n });
 
-async function seal(header: BlockHeader, hashForMergedMining: Uint8Array): Promise<BlockHeader> {
-  const s = buildMergedMiningSeal(hashForMergedMining, header.difficulty, {})!;
-  return { ...header, parentChainHeader: s.header, parentChainCoinbase: s.coinbase, parentChainMerkleProof: s.proof };
-}
-const sealed = async (t: Template): Promise<Block> => makeBlock(await seal(t.header, t.hashForMergedMining), t.txs);
+const seal = (header: BlockHeader, hashForMergedMining?: Uint8Array) => chain.seal(header, hashForMergedMining);
+const sealed = (t: Template) => chain.sealed(t);
+const childOf = (parent: Block) => chain.emptyChildOf(parent);
 
 Import('a sealed template imports as the new head', async () => {
-  await reader.store.open();
-  const genesis = await writer.init();
-  assert.is(genesis.number, 0n);
+  ({ reader, writer } = chain = await openTestChain());
+  assert.is(reader.head().number, 0n);
   const block = await sealed(await build());
   const outcome = await writer.import(block);
   assert.is(outcome.result, 'IMPORTED_BEST');
@@ -77,12 +71,12 @@ Import('blocks without a valid merged-mining proof are refused and change nothin
 Import('a block whose execution does not match its header is refused', async () => {
   const t = await build();
   const badRoot = { ...t.header, stateRoot: new Uint8Array(32).fill(7) };
-  const block = makeBlock(await seal(badRoot, await writer.hashForMergedMining(badRoot)), t.txs);
+  const block = makeBlock(await seal(badRoot), t.txs);
   const r = await writer.import(block);
   assert.is(r.result, 'INVALID_BLOCK');
   assert.is(r.reason, 'state root mismatch');
   const badGas = { ...t.header, gasUsed: 1n };
-  const r2 = await writer.import(makeBlock(await seal(badGas, await writer.hashForMergedMining(badGas)), t.txs));
+  const r2 = await writer.import(makeBlock(await seal(badGas), t.txs));
   assert.is(r2.result, 'INVALID_BLOCK');
   assert.match(r2.reason!, /gas used/);
   // the honest version of the same template still imports
@@ -92,7 +86,7 @@ Import('a block whose execution does not match its header is refused', async () 
 Import('a block whose parent is unknown is NO_PARENT', async () => {
   const t = await build();
   const orphan = { ...t.header, parentHash: new Uint8Array(32).fill(1) };
-  const r = await writer.import(makeBlock(await seal(orphan, await writer.hashForMergedMining(orphan)), t.txs));
+  const r = await writer.import(makeBlock(await seal(orphan), t.txs));
   assert.is(r.result, 'NO_PARENT');
 });
 
@@ -103,7 +97,7 @@ Import('a heavier side branch becomes canonical and the lookups follow it', asyn
   assert.is((await writer.import(a)).result, 'IMPORTED_BEST');
   // Build b on `base` by rebuilding from its parent: import a sibling with a different timestamp.
   const sib = { ...a.header, timestamp: a.header.timestamp + 1n };
-  const b = makeBlock(await seal(sib, await writer.hashForMergedMining(sib)), []);
+  const b = makeBlock(await seal(sib), []);
   // Equal total difficulty: the lower hash is the head, whichever arrived first.
   const bWins = compareBytes(b.hash, a.hash) < 0;
   assert.is((await writer.import(b)).result, bWins ? 'IMPORTED_BEST' : 'IMPORTED_NOT_BEST');
@@ -123,7 +117,7 @@ Import('a run is stored up to its first invalid block, and the head is its last 
   const b = await childOf(a);
   const c = await childOf(b);
   const badHeader = { ...c.header, gasUsed: 1n };
-  const bad = makeBlock(await seal(badHeader, await writer.hashForMergedMining(badHeader)), []);
+  const bad = makeBlock(await seal(badHeader), []);
   const outcomes = await writer.importRun([a, b, bad, await childOf(c)]);
   assert.equal(outcomes.map((o) => o.result), ['IMPORTED_BEST', 'IMPORTED_BEST', 'INVALID_BLOCK']);
   assert.is(bytesToHex(reader.head().hash), bytesToHex(b.hash));
@@ -131,12 +125,5 @@ Import('a run is stored up to its first invalid block, and the head is its last 
   assert.is(await reader.store.headers.has(bad.hash), false);
   assert.equal((await writer.importRun([a, b, c])).map((o) => o.result), ['EXIST', 'EXIST', 'IMPORTED_BEST']);
 });
-
-/** A block on top of `parent` with no transactions (the writer builds on its head only, so assemble by hand). */
-async function childOf(parent: Block): Promise<Block> {
-  const p = parent.header;
-  const header: BlockHeader = { ...p, parentHash: parent.hash, number: p.number + 1n, timestamp: p.timestamp + 1n, gasLimit: p.gasLimit - p.gasLimit / 1024n >= 7_500_000n ? p.gasLimit - p.gasLimit / 1024n : 7_500_000n };
-  return makeBlock(await seal(header, await writer.hashForMergedMining(header)), []);
-}
 
 Import.run();

@@ -13,6 +13,8 @@ import { tempDir } from './node.ts';
 export interface TestChain {
   readonly reader: ChainReader;
   readonly writer: ChainWriter;
+  /** The header with a merged-mining seal of `hashForMergedMining` (by default, the one its ancestry gives). */
+  seal(header: BlockHeader, hashForMergedMining?: Uint8Array): Promise<BlockHeader>;
   /** A sealed block from a template built on the head. */
   sealed(t: Template): Promise<Block>;
   /** An empty block on `parent` (any block, not only the head), sealed. */
@@ -26,13 +28,13 @@ export async function openTestChain(): Promise<TestChain> {
   const writer = new ChainWriter(reader);
   await reader.store.open();
   await writer.init();
-  const seal = async (header: BlockHeader, hashForMergedMining: Uint8Array): Promise<BlockHeader> => {
-    const s = buildMergedMiningSeal(hashForMergedMining, header.difficulty, {});
+  const seal = async (header: BlockHeader, hashForMergedMining?: Uint8Array): Promise<BlockHeader> => {
+    const s = buildMergedMiningSeal(hashForMergedMining ?? await writer.hashForMergedMining(header), header.difficulty, {});
     return { ...header, parentChainHeader: s.header, parentChainCoinbase: s.coinbase, parentChainMerkleProof: s.proof };
   };
   return {
-    reader, writer,
-    sealed: async (t) => makeBlock(await seal(t.header, t.hashForMergedMining), t.txs),
+    reader, writer, seal,
+    sealed: async (t) => makeBlock(await seal(t.header, t.hashForMergedMining), t.txs, t.uncles),
     async emptyChildOf(parent, timestampStep = 1n) {
       const p = parent.header;
       const gasLimit = p.gasLimit - p.gasLimit / 1024n >= 7_500_000n ? p.gasLimit - p.gasLimit / 1024n : 7_500_000n;
@@ -43,7 +45,7 @@ export async function openTestChain(): Promise<TestChain> {
         transactionsRoot: empty, receiptsRoot: empty, logsBloom: new Uint8Array(256), unclesHash: EMPTY_UNCLES_HASH,
         gasUsed: 0n, paidFees: 0n, uncleCount: 0,
       };
-      return makeBlock(await seal(header, await writer.hashForMergedMining(header)), []);
+      return makeBlock(await seal(header), []);
     },
     async close() {
       await reader.store.close();
