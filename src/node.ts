@@ -104,13 +104,14 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       ...DEFAULT_FILTER_OPTIONS, idleTimeoutMs: config.filterTimeoutMs ?? DEFAULT_FILTER_OPTIONS.idleTimeoutMs,
     }, { reader }));
     bus.subscribe(filters.ref, toLiveEvent);
+    const switches = config.rpcModules ?? defaultSwitches(config.network);
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader),
       wallet, pending: new PendingBlocks(reader, miner.ref),
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
-    }, config.rpcModules ?? defaultSwitches(config.network));
+    }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);
-    const listener = await start(spawnRpcListener(methods, config.rpcHost, config.rpcPort, gate || undefined, reader));
+    const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader));
     bus.subscribe(listener.ref, toLiveEvent);
     const address = await listener.ref.ask('listener.address', {});
     return {

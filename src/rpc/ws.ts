@@ -24,6 +24,7 @@ import { parseJson, replyJson } from './json.ts';
 import { method, type Methods } from './method.ts';
 import { text, type Param } from './params.ts';
 import { MAX_BODY_BYTES, RPC_PATH } from './server.ts';
+import { applySwitches, type RpcSwitches } from './switches.ts';
 
 export const MAX_SUBSCRIPTIONS = 100;
 export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
@@ -49,6 +50,8 @@ const anything: Param<unknown> = (raw) => raw;
 export interface WsHubDeps {
   readonly reader: ChainReader;
   readonly logs: LiveLogSource;
+  /** The switches `methods` was built with: eth_subscribe and eth_unsubscribe obey them too. */
+  readonly switches: RpcSwitches;
   readonly gate?: HostedGate;
 }
 
@@ -94,7 +97,7 @@ export class WsHub {
       }
     }
     const started: Subscription[] = [];
-    const reply = await new Dispatcher({ ...this.methods, ...this.#subscriptionMethods(conn, started) }).handle(body);
+    const reply = await new Dispatcher({ ...this.methods, ...applySwitches(this.#subscriptionMethods(conn, started), this.deps.switches) }).handle(body);
     if (reply !== undefined) this.#send(conn, reply);
     // A subscription's first notification never overtakes the reply that gave its id.
     for (const sub of started) {

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
+import WebSocket from 'ws';
 import * as assert from 'uvu/assert';
 import { ConfigError, parseConfig } from '../../src/config.ts';
 import { defaultSwitches, isCallable, resolveSwitches, SwitchError } from '../../src/rpc/switches.ts';
@@ -91,6 +92,24 @@ Switches('a switched-off module and method answer -32601 "not available", unlike
   assert.match(unknown.message, /^method not found/);
   assert.equal(await rpc(n.url, 'rpc_modules'), { web3: '1.0', net: '1.0', eth: '1.0', rpc: '1.0' });
   assert.is(await rpc(n.url, 'eth_chainId'), '0x21');
+});
+
+Switches('over WebSocket eth_subscribe obeys the switches like every other method', async () => {
+  const n = await start({ rpcModules: resolveSwitches('regtest', { disableMethods: ['eth_subscribe'] }) });
+  const ws = new WebSocket(n.url.replace(/^http/, 'ws'));
+  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  try {
+    const ask = (id: number, method: string, params: unknown[]) => new Promise<any>((resolve) => {
+      ws.once('message', (data) => resolve(JSON.parse(data.toString())));
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    });
+    const subscribed = await ask(1, 'eth_subscribe', ['newHeads']);
+    assert.is(subscribed.error?.code, -32601);
+    assert.match(subscribed.error?.message, /eth_subscribe does not exist\/is not available: eth_subscribe is disabled/);
+    assert.is((await ask(2, 'eth_unsubscribe', ['0x1'])).result, false, 'eth_unsubscribe stays on');
+  } finally {
+    ws.close();
+  }
 });
 
 Switches('a single enabled method of an off module is served alone', async () => {

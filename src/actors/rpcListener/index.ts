@@ -12,6 +12,7 @@ import { Dispatcher } from '../../rpc/dispatch.ts';
 import type { Methods } from '../../rpc/method.ts';
 import type { HostedGate } from '../../rpc/hosted.ts';
 import { createRpcServer, listen } from '../../rpc/server.ts';
+import type { RpcSwitches } from '../../rpc/switches.ts';
 import { WsHub } from '../../rpc/ws.ts';
 import { spawn, type Actor } from '../kernel/index.ts';
 import type { LiveEvent } from '../liveEvents.ts';
@@ -21,12 +22,14 @@ export type RpcListenerProtocol = {
   ask: { 'listener.address': { req: {}; res: AddressInfo } };
 };
 
-/** `gate`: hosted mode, see src/rpc/hosted.ts. */
-export function spawnRpcListener(methods: Methods, host: string, port: number, gate: HostedGate | undefined, reader: ChainReader): Actor<RpcListenerProtocol> {
+/** `switches`: what `methods` was built with (the WebSocket's own methods obey them too); `gate`: hosted mode, see src/rpc/hosted.ts. */
+export function spawnRpcListener(
+  methods: Methods, switches: RpcSwitches, host: string, port: number, gate: HostedGate | undefined, reader: ChainReader,
+): Actor<RpcListenerProtocol> {
   return spawn<RpcListenerProtocol, { server: Server; address: AddressInfo; hub: WsHub }>('rpcListener', {
     async init() {
       const server = createRpcServer(new Dispatcher(methods), gate);
-      const hub = new WsHub(server, methods, { reader, logs: new LiveLogSource(reader), gate });
+      const hub = new WsHub(server, methods, { reader, logs: new LiveLogSource(reader), switches, gate });
       return { server, hub, address: await listen(server, host, port) };
     },
     async onTell(s, event) {
