@@ -125,6 +125,9 @@ export interface UncleReward {
   readonly number: bigint;
 }
 
+/** What executing a block needs beyond its transactions: the context, the fee floor, and the uncles to pay. */
+export type BlockExecutionContext = BlockContext & { readonly minimumGasPrice: bigint; readonly uncles?: readonly UncleReward[] };
+
 export function executionBlock(ctx: BlockContext, common: Common): EjsBlock {
   return createBlock(
     {
@@ -188,7 +191,7 @@ export class InvalidBlockError extends Error {}
 export function executeBlock(
   env: ExecutionEnv,
   parentStateRoot: Uint8Array,
-  ctx: BlockContext & { minimumGasPrice: bigint; uncles?: readonly UncleReward[] },
+  ctx: BlockExecutionContext,
   txs: readonly TypedTransaction[],
   mode: 'build' | 'verify',
 ): Promise<ExecutionResult> {
@@ -210,7 +213,7 @@ export class BlockRunner {
 
   async run(
     parentStateRoot: Uint8Array,
-    ctx: BlockContext & { minimumGasPrice: bigint; uncles?: readonly UncleReward[] },
+    ctx: BlockExecutionContext,
     txs: readonly TypedTransaction[],
     mode: 'build' | 'verify',
   ): Promise<ExecutionResult> {
@@ -237,7 +240,7 @@ async function runBlockTxs(
   env: ExecutionEnv,
   vm: VM,
   sm: MerkleStateManager,
-  ctx: BlockContext & { minimumGasPrice: bigint; uncles?: readonly UncleReward[] },
+  ctx: BlockExecutionContext,
   txs: readonly TypedTransaction[],
   mode: 'build' | 'verify',
 ): Promise<Omit<ExecutionResult, 'overlay'>> {
