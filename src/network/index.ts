@@ -15,15 +15,10 @@ import type { TxPoolProtocol } from '../actors/txpool/index.ts';
 import {
   BLOCKS_BY_HASH_PROTOCOL, BLOCKS_BY_RANGE_PROTOCOL, createP2P, decodeHashRequest, decodeRangeRequest, decodeStatus, decodeTxList,
   encodeBlockList, encodeStatus, encodeTxList, gossipTopics, MAX_GOSSIP_BYTES, MAX_POOLED_TXS, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES,
-  POOLED_TXS_PROTOCOL, STATUS_PROTOCOL, type GossipVerdict, type P2P, type PeerIdStr,
+  POOLED_TXS_PROTOCOL, STATUS_PROTOCOL, type GossipVerdict, type P2P, type P2POptions, type PeerIdStr,
 } from '../p2p/index.ts';
 
-export interface NetworkOptions {
-  readonly dataDir: string;
-  readonly host: string;
-  readonly port: number;
-  readonly bootnodes: readonly string[];
-  readonly maxPeers: number;
+export interface NetworkOptions extends Pick<P2POptions, 'dataDir' | 'host' | 'port' | 'bootnodes' | 'maxPeers'> {
   /** First ban length after an invalid block or message. */
   readonly punishmentMs: number;
 }
