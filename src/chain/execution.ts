@@ -10,12 +10,13 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, ValueEncoding, type DB } from '@ethereumjs/util';
+import { Account, Address, equalsBytes, ValueEncoding, type DB } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import secp256k1 from 'secp256k1';
 import { uintBytes } from './bytes.ts';
 import type { Network } from './networks.ts';
 import { OverlayTrieDb } from './trieDb.ts';
+import { orderedTrieRoot } from './trieRoot.ts';
 
 /** A log as stored: [address, topics, data]. */
 export type StoredLog = [Uint8Array, Uint8Array[], Uint8Array];
@@ -225,7 +226,9 @@ export class BlockRunner {
     })();
     try {
       const { vm, sm } = await this.#machine;
-      await sm.setStateRoot(parentStateRoot);
+      // Re-rooting empties the state caches. A run on the state the last one ended at (the next
+      // block of a sync, a template on the block just mined) keeps them: they hold that state.
+      if (!equalsBytes(await sm.getStateRoot(), parentStateRoot)) await sm.setStateRoot(parentStateRoot);
       const result = await runBlockTxs(env, vm, sm, ctx, txs, mode);
       // The writes leave with the result (a template may be imported later); the runner's overlay is reused.
       return { ...result, overlay: new OverlayTrieDb(env.trieDb, new Map(this.#overlay.writes)) };
@@ -285,10 +288,8 @@ async function runBlockTxs(
   if (ctx.uncles?.length) await payUncles(sm, ctx.coinbase, ctx.number, ctx.uncles, paidFees);
   await sm.commit();
   const stateRoot = await sm.getStateRoot();
-  const [transactionsRoot, receiptsRoot] = await Promise.all([
-    orderedTrieRoot(included.map((t) => t.serialize())),
-    orderedTrieRoot(receipts.map(consensusReceipt)),
-  ]);
+  const transactionsRoot = orderedTrieRoot(included.map((t) => t.serialize()));
+  const receiptsRoot = orderedTrieRoot(receipts.map(consensusReceipt));
   return { txs: included, receipts, stateRoot, receiptsRoot, transactionsRoot, logsBloom: bloom, gasUsed, paidFees, rejected };
 }
 
@@ -331,13 +332,11 @@ export function consensusReceipt(r: StoredReceipt): Uint8Array {
   return out;
 }
 
-/** A trie keyed by RLP(index), as transactions and receipts tries are (in memory). */
+/** A trie keyed by RLP(index), as transactions and receipts tries are (in memory), for proofs; orderedTrieRoot computes only its root. */
 export async function orderedTrie(values: readonly Uint8Array[]): Promise<MerklePatriciaTrie> {
   const trie = new MerklePatriciaTrie();
   for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
   return trie;
 }
-
-export const orderedTrieRoot = async (values: readonly Uint8Array[]): Promise<Uint8Array> => (await orderedTrie(values)).root();
 
 export const addressOf = (bytes: Uint8Array): Address => new Address(bytes);

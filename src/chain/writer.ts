@@ -12,7 +12,7 @@ import {
 import { encodeBody, encodeReceipts, makeBlock, type Block } from './block.ts';
 import { EMPTY, ZERO_HASH, uintBytes } from './bytes.ts';
 import {
-  BlockRunner, InvalidBlockError, orderedTrieRoot, stateManagerAt, type ExecutionEnv, type ExecutionResult,
+  BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult,
 } from './execution.ts';
 import { EMPTY_UNCLES_HASH, encodeFullHeader, headerHash, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './header.ts';
 import { ensureLogIndex, indexedMarkerOp, logIndexOps } from './logIndex.ts';
@@ -21,6 +21,7 @@ import type { ChainReader, HeadInfo } from './reader.ts';
 import { gasLimitProblem, minimumGasPriceProblem, nextDifficulty, nextGasLimit, nextMinimumGasPrice } from './rules.ts';
 import { ChainStore, type BatchOp } from './store.ts';
 import { OverlayTrieDb } from './trieDb.ts';
+import { orderedTrieRoot } from './trieRoot.ts';
 
 /** Import outcomes, named as the reference node names them (merged-mining.md §10.4). */
 export type ImportResult = 'IMPORTED_BEST' | 'IMPORTED_NOT_BEST' | 'EXIST' | 'NO_PARENT' | 'INVALID_BLOCK';
@@ -153,7 +154,7 @@ export class ChainWriter {
     const header: BlockHeader = Object.freeze({
       parentHash: ZERO_HASH, unclesHash: EMPTY_UNCLES_HASH,
       coinbase: new Uint8Array(20).fill(0x33), stateRoot,
-      transactionsRoot: await orderedTrieRoot([]), receiptsRoot: await orderedTrieRoot([]),
+      transactionsRoot: orderedTrieRoot([]), receiptsRoot: orderedTrieRoot([]),
       logsBloom: new Uint8Array(256), difficulty: net.genesisDifficulty, number: 0n, gasLimit: net.genesisGasLimit,
       gasUsed: 0n, timestamp: 0n, extraData: new TextEncoder().encode('horse'), paidFees: 0n, minimumGasPrice: 0n,
       uncleCount: 0, ummRoot: EMPTY,

@@ -1,7 +1,8 @@
 /** A standalone chain (reader + writer on a temp LevelDB) and hand-sealed blocks, for tests below the node. */
 import { rmSync } from 'node:fs';
 import { makeBlock, type Block } from '../../src/chain/block.ts';
-import { createChainCommon, orderedTrieRoot } from '../../src/chain/execution.ts';
+import { createChainCommon } from '../../src/chain/execution.ts';
+import { orderedTrieRoot } from '../../src/chain/trieRoot.ts';
 import { EMPTY_UNCLES_HASH, type BlockHeader } from '../../src/chain/header.ts';
 import { NETWORKS } from '../../src/chain/networks.ts';
 import { ChainReader } from '../../src/chain/reader.ts';
@@ -38,7 +39,7 @@ export async function openTestChain(): Promise<TestChain> {
     async emptyChildOf(parent, timestampStep = 1n) {
       const p = parent.header;
       const gasLimit = p.gasLimit - p.gasLimit / 1024n >= 7_500_000n ? p.gasLimit - p.gasLimit / 1024n : 7_500_000n;
-      const empty = await orderedTrieRoot([]);
+      const empty = orderedTrieRoot([]);
       // No transactions, no fees, no subsidy: the state root stays the parent's.
       const header: BlockHeader = {
         ...p, parentHash: parent.hash, number: p.number + 1n, timestamp: p.timestamp + timestampStep, gasLimit,
