@@ -39,6 +39,13 @@ export interface TxMachineContext extends TxMachineInput {
   readonly block?: { readonly hash: Hex; readonly number: bigint };
 }
 
+/** The guard of `chain.advanced` in `validated`: more than `maxAgeBlocks` blocks arrived since. */
+export const isTooOld = (context: TxMachineContext, head: bigint): boolean => head - context.receivedAtBlock > context.maxAgeBlocks;
+
+/** The guard of `chain.advanced` in `included`: its block is `confirmDepth` deep. */
+export const isDeepEnough = (context: TxMachineContext, head: bigint): boolean =>
+  context.block !== undefined && head - context.block.number >= context.confirmDepth;
+
 export type TxMachineEvent =
   | { type: 'tx.validated'; executable: boolean }
   | { type: 'tx.rejected'; reason: string }
@@ -61,9 +68,8 @@ export const transactionMachine = setup({
   },
   guards: {
     executable: ({ event }) => event.type === 'tx.validated' && event.executable,
-    tooOld: ({ context, event }) => event.type === 'chain.advanced' && event.number - context.receivedAtBlock > context.maxAgeBlocks,
-    deepEnough: ({ context, event }) =>
-      event.type === 'chain.advanced' && context.block !== undefined && event.number - context.block.number >= context.confirmDepth,
+    tooOld: ({ context, event }) => event.type === 'chain.advanced' && isTooOld(context, event.number),
+    deepEnough: ({ context, event }) => event.type === 'chain.advanced' && isDeepEnough(context, event.number),
   },
   actions: {
     recordRejection: assign({ reason: ({ event }) => (event.type === 'tx.rejected' ? event.reason : undefined) }),

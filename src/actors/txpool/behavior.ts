@@ -12,7 +12,7 @@ import type { Hex } from '../../chain/bytes.ts';
 import type { ChainReader, HeadInfo } from '../../chain/reader.ts';
 import type { HeadChange } from '../../chain/writer.ts';
 import { txRejected } from '../../errors.ts';
-import { lifecycleState, transactionMachine, type DropReason, type TxMachineEvent } from '../../machines/transaction.machine.ts';
+import { isDeepEnough, isTooOld, lifecycleState, transactionMachine, type DropReason, type TxMachineEvent } from '../../machines/transaction.machine.ts';
 import type { NodeEvent } from '../events.ts';
 import type { ActorRef, Behavior, EventBus } from '../kernel/index.ts';
 import { PoolBook } from './book.ts';
@@ -157,16 +157,20 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     return { hash, pending };
   }
 
-  /** Every live and recently mined machine sees the new height: some expire, some are confirmed. */
+  /**
+   * The new height expires the live transactions that waited too long and confirms the mined ones
+   * deep enough. Only those machines get the event: asking each machine (`can`) per block would
+   * cost more than all the rest of a head change, with `confirmDepth` blocks of mined ones kept.
+   */
   function advance(s: PoolState, touched: Set<Hex>) {
     const event = { type: 'chain.advanced', number: s.head.number } as const;
     for (const e of [...s.book.entries()]) {
-      if (!e.machine.getSnapshot().can(event)) continue;
+      if (!isTooOld(e.machine.getSnapshot().context, event.number)) continue;
       touched.add(e.data.sender);
       finish(s, e, event);
     }
     for (const [hash, e] of s.included) {
-      if (!e.machine.getSnapshot().can(event)) continue;
+      if (!isDeepEnough(e.machine.getSnapshot().context, event.number)) continue;
       s.included.delete(hash);
       e.machine.send(event);
     }
@@ -212,9 +216,9 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     const returned = await returnRetracted(s, change.removed, touched);
     for (const block of change.added) {
       for (const tx of block.txs) {
-        // A sender's account nonce moves only when a block carries its transactions.
-        touched.add(senderOf(tx));
         const e = s.book.get(bytesToHex(tx.hash()) as Hex);
+        // A sender's account nonce moves only when a block carries its transactions.
+        touched.add(e?.data.sender ?? senderOf(tx));
         if (!e) continue;
         s.book.remove(e);
         e.machine.send({ type: 'tx.included', blockHash: bytesToHex(block.hash) as Hex, number: block.header.number });
