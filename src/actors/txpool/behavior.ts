@@ -169,8 +169,9 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       touched.add(e.data.sender);
       finish(s, e, event);
     }
+    // Mined transactions enter in block order and a reorg takes out the newest: the deep enough come first.
     for (const [hash, e] of s.included) {
-      if (!isDeepEnough(e.machine.getSnapshot().context, event.number)) continue;
+      if (!isDeepEnough(e.machine.getSnapshot().context, event.number)) break;
       s.included.delete(hash);
       e.machine.send(event);
     }
