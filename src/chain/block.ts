@@ -1,11 +1,12 @@
 /** A block (header, transactions, uncles) and the storage codecs of bodies and receipts. */
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
-import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { concatBytes } from '@ethereumjs/util';
 import { EMPTY, toBig, uintBytes } from './bytes.ts';
 import type { StoredLog, StoredReceipt } from './execution.ts';
 import { decodeHeaderFields, fullFields, headerHash, type BlockHeader } from './header.ts';
+import { txBytes, txFromBytes } from './txEncoding.ts';
 
 export interface Block {
   readonly header: BlockHeader;
@@ -19,20 +20,20 @@ export function makeBlock(header: BlockHeader, txs: readonly TypedTransaction[],
 }
 
 export const encodeBody = (b: Pick<Block, 'txs' | 'uncles'>): Uint8Array =>
-  RLP.encode([b.txs.map((t) => t.serialize()), b.uncles.map(fullFields)] as never);
+  RLP.encode([b.txs.map(txBytes), b.uncles.map(fullFields)] as never);
 
 export function decodeBody(raw: Uint8Array, common: Common): { txs: TypedTransaction[]; uncles: BlockHeader[] } {
   const [txs, uncles] = RLP.decode(raw) as unknown as [Uint8Array[], Uint8Array[][]];
   return {
     // Stored transactions were validated on import: skip re-validation but keep the decoded sender cache lazy.
-    txs: txs.map((t) => createTxFromRLP(t, { common })),
+    txs: txs.map((t) => txFromBytes(t, common)),
     uncles: uncles.map(decodeHeaderFields),
   };
 }
 
 /** Full block RLP: [header fields, transactions, uncles] (network and chain_* raw form). */
 export const encodeBlock = (b: Block): Uint8Array =>
-  RLP.encode([fullFields(b.header), b.txs.map((t) => t.serialize()), b.uncles.map(fullFields)] as never);
+  RLP.encode([fullFields(b.header), b.txs.map(txBytes), b.uncles.map(fullFields)] as never);
 
 /** encodeBlock of a stored block, framed from its stored header and body RLP without decoding either. */
 export function storedBlockEncoding(header: Uint8Array, body: Uint8Array): Uint8Array {
@@ -56,7 +57,7 @@ export const decodeBlock = (raw: Uint8Array, common: Common): Block => blockFrom
 export function blockFromFields(fields: unknown, common: Common): Block {
   const [h, txs, uncles] = (Array.isArray(fields) ? fields : []) as [Uint8Array[], Uint8Array[], Uint8Array[][]];
   if (!Array.isArray(h) || !Array.isArray(txs) || !Array.isArray(uncles)) throw new Error('block must be [header, transactions, uncles]');
-  return makeBlock(decodeHeaderFields(h), txs.map((t) => createTxFromRLP(t, { common })), uncles.map(decodeHeaderFields));
+  return makeBlock(decodeHeaderFields(h), txs.map((t) => txFromBytes(t, common)), uncles.map(decodeHeaderFields));
 }
 
 export const encodeReceipts = (receipts: readonly StoredReceipt[]): Uint8Array =>

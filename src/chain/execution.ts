@@ -9,7 +9,7 @@ import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/commo
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
-import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, equalsBytes, ValueEncoding, type DB } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import secp256k1 from 'secp256k1';
@@ -18,6 +18,7 @@ import type { Network } from './networks.ts';
 import { BatchedAccountTrie, BatchedStateManager } from './stateTrie.ts';
 import { OverlayTrieDb } from './trieDb.ts';
 import { orderedTrieRoot } from './trieRoot.ts';
+import { txBytes, txFromBytes } from './txEncoding.ts';
 
 /** A log as stored: [address, topics, data]. */
 export type StoredLog = [Uint8Array, Uint8Array[], Uint8Array];
@@ -85,7 +86,7 @@ export function decodeTx(raw: Uint8Array, common: Common): TypedTransaction {
   }
   let tx: TypedTransaction;
   try {
-    tx = createTxFromRLP(raw, { common });
+    tx = txFromBytes(raw, common);
   } catch (err) {
     const msg = (err as Error).message;
     if (/chain ?id/i.test(msg)) throw new TxDecodeError('rejected', `invalid chain id: this chain's id is ${common.chainId()}`);
@@ -292,7 +293,7 @@ async function runBlockTxs(
   if (ctx.uncles?.length) await payUncles(sm, ctx.coinbase, ctx.number, ctx.uncles, paidFees);
   await sm.commit();
   const stateRoot = await sm.getStateRoot();
-  const transactionsRoot = orderedTrieRoot(included.map((t) => t.serialize()));
+  const transactionsRoot = orderedTrieRoot(included.map(txBytes));
   const receiptsRoot = orderedTrieRoot(receipts.map(consensusReceipt));
   return { txs: included, receipts, stateRoot, receiptsRoot, transactionsRoot, logsBloom: bloom, gasUsed, paidFees, rejected };
 }

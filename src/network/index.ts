@@ -6,6 +6,7 @@
 import { decodeBlock, encodeBlock } from '../chain/block.ts';
 import { decodeTx, TxDecodeError } from '../chain/execution.ts';
 import type { ChainReader } from '../chain/reader.ts';
+import { txBytes } from '../chain/txEncoding.ts';
 import type { ChainProtocol } from '../actors/chain/index.ts';
 import type { NodeEvent } from '../actors/events.ts';
 import type { Actor, ActorRef, EventBus, Protocol } from '../actors/kernel/index.ts';
@@ -122,7 +123,7 @@ export async function startNetwork(
       encodeBlockList(fitResponse(await reader.rawBlocks(decodeHashRequest(req)))));
     await node.serve(POOLED_TXS_PROTOCOL, MAX_REQUEST_BYTES, async () => {
       const { pending, queued } = await txpool.ask('pool.list', {});
-      return encodeTxList(fitResponse([...pending, ...queued].slice(0, MAX_POOLED_TXS).map((p) => p.tx.serialize())));
+      return encodeTxList(fitResponse([...pending, ...queued].slice(0, MAX_POOLED_TXS).map((p) => txBytes(p.tx))));
     });
     node.onGossip(topics.blocks, validateBlock);
     node.onGossip(topics.txs, validateTx);
@@ -136,7 +137,7 @@ export async function startNetwork(
   }));
   bus.subscribe(peerManager.ref, (e) => {
     if (e.type === 'chain.blockImported' && e.origin === 'local') return { type: 'gossip.publish' as const, topic: topics.blocks, data: encodeBlock(e.block) };
-    if (e.type === 'pool.txAdded') return { type: 'gossip.publish' as const, topic: topics.txs, data: e.tx.serialize() };
+    if (e.type === 'pool.txAdded') return { type: 'gossip.publish' as const, topic: topics.txs, data: txBytes(e.tx) };
     return undefined;
   });
   return { peerManager, blockSync };

@@ -6,6 +6,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { BlockHeader } from '../../chain/header.ts';
+import { txBytes } from '../../chain/txEncoding.ts';
 
 export interface TxPoolOptions {
   /** Largest accepted transaction (reference: 128 KiB). */
@@ -47,7 +48,7 @@ export interface AdmissionFacts {
 /** The reason the pool refuses this transaction, or undefined if it may enter. */
 export function admissionProblem(f: AdmissionFacts, opts: TxPoolOptions): string | undefined {
   const { tx, head, account } = f;
-  const size = tx.serialize().length;
+  const size = txBytes(tx).length;
   if (size > opts.maxTxBytes) return `transaction's size is higher than defined maximum: ${size} > ${opts.maxTxBytes}`;
   if (tx.gasLimit > head.gasLimit) {
     return `transaction's gas limit of ${tx.gasLimit} is higher than the block's gas limit of ${head.gasLimit}`;

@@ -1,0 +1,22 @@
+/**
+ * A transaction's encoding, kept beside it. @ethereumjs/tx re-encodes on every serialize() (each
+ * number through a hex string), and a transaction is encoded again for its block's transactions
+ * root, the block's body, gossip and the pool's size rule. Every transaction here is decoded from
+ * bytes, which @ethereumjs/rlp accepts only in canonical form: those bytes are its encoding.
+ */
+import type { Common } from '@ethereumjs/common';
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+
+const encodings = new WeakMap<TypedTransaction, Uint8Array>();
+
+export function txFromBytes(raw: Uint8Array, common: Common): TypedTransaction {
+  const tx = createTxFromRLP(raw, { common });
+  encodings.set(tx, raw);
+  return tx;
+}
+
+export function txBytes(tx: TypedTransaction): Uint8Array {
+  let raw = encodings.get(tx);
+  if (!raw) encodings.set(tx, (raw = tx.serialize()));
+  return raw;
+}
