@@ -7,10 +7,10 @@
  *
  * Keys are keccak hashes (fixed length), so no value sits in a branch node.
  */
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { MerklePatriciaTrie, type MPTOpts } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { bytesToHex, concatBytes } from '@ethereumjs/util';
+import { Address, bytesToHex, concatBytes, type Account } from '@ethereumjs/util';
 import { keccak256 } from './bytes.ts';
 
 /** A node as RLP decodes it: 17 items (branch) or 2 (leaf or extension: compact path, then value or child). */
@@ -173,11 +173,17 @@ class TrieUpdate {
 }
 
 /**
- * An account trie whose puts and deletes wait for `applyWrites` (the state manager's flush), which
- * applies them together. Reads apply waiting writes first.
+ * A trie (the account trie, or a storage trie) whose puts and deletes wait for `applyWrites` (the
+ * state manager's flush), which applies them together. Reads apply waiting writes first.
  */
 export class BatchedAccountTrie extends MerklePatriciaTrie {
   readonly #writes = new Map<string, Write>();
+  /** For a storage trie: the account it belongs to, whose storage root follows its writes. */
+  owner?: Address;
+
+  get hasWrites(): boolean {
+    return this.#writes.size > 0;
+  }
 
   override async put(key: Uint8Array, value: Uint8Array | null, skipKeyTransform = false): Promise<void> {
     const hashed = skipKeyTransform ? key : this.appliedKey(key);
@@ -193,6 +199,13 @@ export class BatchedAccountTrie extends MerklePatriciaTrie {
     return super.get(key, throwIfMissing);
   }
 
+  /** Storage tries are made as copies of the account trie: they batch their writes too. */
+  override shallowCopy(includeCheckpoints = true, opts?: MPTOpts): BatchedAccountTrie {
+    const copy = new BatchedAccountTrie({ ...this._opts, db: this._db.db.shallowCopy(), root: this.root(), cacheSize: 0, ...opts });
+    if (includeCheckpoints && this.hasCheckpoints()) copy._db.setCheckpoints(this._db.checkpoints);
+    return copy;
+  }
+
   async applyWrites(): Promise<void> {
     if (this.#writes.size === 0) return;
     const writes = [...this.#writes.values()];
@@ -201,10 +214,33 @@ export class BatchedAccountTrie extends MerklePatriciaTrie {
   }
 }
 
-/** A state manager over a BatchedAccountTrie: its flush ends by applying the account writes. */
+/**
+ * A state manager over a BatchedAccountTrie. Its flush first lets the library hand every storage
+ * and account write to the tries (where they wait), then applies the storage tries' writes, gives
+ * their accounts the new storage roots, and applies the account trie's writes last.
+ */
 export class BatchedStateManager extends MerkleStateManager {
+  protected override _getStorageTrie(addressOrHash: Address | { bytes: Uint8Array } | Uint8Array, rootAccount?: Account): MerklePatriciaTrie {
+    const trie = super._getStorageTrie(addressOrHash, rootAccount) as BatchedAccountTrie;
+    // Storage is written with the account's address (reads may pass its hash).
+    if (addressOrHash instanceof Address) trie.owner = addressOrHash;
+    return trie;
+  }
+
   override async flush(): Promise<void> {
     await super.flush();
+    let storageRootsMoved = false;
+    for (const trie of Object.values(this._storageTries) as BatchedAccountTrie[]) {
+      if (!trie.hasWrites || !trie.owner) continue;
+      await trie.applyWrites();
+      const account = await this.getAccount(trie.owner);
+      if (!account) continue;
+      account.storageRoot = trie.root();
+      await this.putAccount(trie.owner, account);
+      storageRootsMoved = true;
+    }
+    // The accounts just given their storage roots reach the account trie.
+    if (storageRootsMoved) await super.flush();
     await (this._trie as BatchedAccountTrie).applyWrites();
   }
 }

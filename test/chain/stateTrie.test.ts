@@ -1,14 +1,10 @@
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { bytesToHex, MapDB } from '@ethereumjs/util';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import { Account, Address, bytesToHex, MapDB, setLengthLeft } from '@ethereumjs/util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BatchedAccountTrie } from '../../src/chain/stateTrie.ts';
-
-/** Deterministic pseudo-random numbers, so a failure names a reproducible case. */
-function random(seed: number) {
-  let x = seed;
-  return (n: number) => (x = (x * 1103515245 + 12345) % 2 ** 31) % n;
-}
+import { BatchedAccountTrie, BatchedStateManager } from '../../src/chain/stateTrie.ts';
+import { random } from '../helpers/random.ts';
 
 test('batched writes give the same root as one put or del at a time, and every key reads back', async () => {
   for (const seed of [1, 2, 3, 4, 5, 6]) {
@@ -56,6 +52,52 @@ test('reads see writes that are still waiting', async () => {
   await trie.del(key);
   assert.is(await trie.get(key), null);
   assert.is(bytesToHex(trie.root()), bytesToHex(trie.EMPTY_TRIE_ROOT));
+});
+
+test('a batched state manager gives the state roots of the library one, with storage and deletes', async () => {
+  const next = random(7);
+  const db = new MapDB<string, Uint8Array>();
+  const batched = new BatchedStateManager({ trie: new BatchedAccountTrie({ db, useKeyHashing: true }), caches: new Caches() });
+  const reference = new MerkleStateManager({ trie: new MerklePatriciaTrie({ useKeyHashing: true }), caches: new Caches() });
+  const addresses = Array.from({ length: 12 }, (_, i) => new Address(new Uint8Array(20).fill(i + 1)));
+  const slots = Array.from({ length: 40 }, (_, i) => setLengthLeft(Uint8Array.of(i), 32));
+  const expected = new Map<string, Uint8Array>();
+  for (let block = 0; block < 30; block++) {
+    for (const sm of [batched, reference]) await sm.checkpoint();
+    for (let w = 1 + next(25); w > 0; w--) {
+      const address = addresses[next(addresses.length)]!;
+      const op = next(10);
+      if (op < 3) {
+        const account = new Account(BigInt(next(5)), BigInt(next(1000)));
+        for (const sm of [batched, reference]) {
+          // putAccount replaces the account, storage root included: keep the one it has.
+          const storageRoot = (await sm.getAccount(address))?.storageRoot;
+          await sm.putAccount(address, new Account(account.nonce, account.balance, storageRoot));
+        }
+      } else if (op < 4 && block > 0) {
+        for (const sm of [batched, reference]) await sm.deleteAccount(address);
+        for (const key of [...expected.keys()]) if (key.startsWith(address.toString())) expected.delete(key);
+      } else {
+        const slot = slots[next(slots.length)]!;
+        // A zero value deletes the slot.
+        const value = next(4) === 0 ? new Uint8Array() : Uint8Array.from({ length: 1 + next(32) }, () => 1 + next(255));
+        for (const sm of [batched, reference]) {
+          if (!(await sm.getAccount(address))) await sm.putAccount(address, new Account(1n, 1n));
+          await sm.putStorage(address, slot, value);
+        }
+        expected.set(`${address}${bytesToHex(slot)}`, value);
+      }
+    }
+    for (const sm of [batched, reference]) await sm.commit();
+    assert.is(bytesToHex(await batched.getStateRoot()), bytesToHex(await reference.getStateRoot()), `block ${block}`);
+  }
+  // A plain state manager at the final root, over the batched manager's nodes, reads every slot back.
+  const reader = new MerkleStateManager({ trie: new MerklePatriciaTrie({ db, root: await batched.getStateRoot(), useKeyHashing: true }) });
+  for (const [key, value] of expected) {
+    const address = new Address(Buffer.from(key.slice(2, 42), 'hex'));
+    if (!(await reader.getAccount(address))) continue;
+    assert.is(bytesToHex(await reader.getStorage(address, Buffer.from(key.slice(44), 'hex'))), bytesToHex(value), key);
+  }
 });
 
 test.run();

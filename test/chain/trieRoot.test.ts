@@ -3,12 +3,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { orderedTrie } from '../../src/chain/execution.ts';
 import { orderedTrieRoot } from '../../src/chain/trieRoot.ts';
+import { random } from '../helpers/random.ts';
 
-/** Deterministic bytes, so a failure names a reproducible case. */
 function values(count: number, seed: number, maxLength: number): Uint8Array[] {
-  let x = seed;
-  const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31);
-  return Array.from({ length: count }, () => Uint8Array.from({ length: 1 + (next() % maxLength) }, () => next() % 256));
+  const next = random(seed);
+  return Array.from({ length: count }, () => Uint8Array.from({ length: 1 + next(maxLength) }, () => next(256)));
 }
 
 test('the one-pass root equals the root of an @ethereumjs/mpt trie of the same entries', async () => {
