@@ -15,7 +15,7 @@ import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import secp256k1 from 'secp256k1';
 import { uintBytes } from './bytes.ts';
 import type { Network } from './networks.ts';
-import { BatchedAccountTrie, BatchedStateManager } from './stateTrie.ts';
+import { BatchedTrie, BatchedStateManager } from './stateTrie.ts';
 import { OverlayTrieDb } from './trieDb.ts';
 import { orderedTrieRoot } from './trieRoot.ts';
 import { txBytes, txFromBytes } from './txEncoding.ts';
@@ -147,14 +147,14 @@ export function executionBlock(ctx: BlockContext, common: Common): EjsBlock {
 /**
  * A state manager over the trie at `root`. With `caches`, accounts, code and storage are kept in
  * memory and writes reach the trie only when the state root is asked for: a reverted eth_call or a
- * transaction's checkpoint then costs no trie hashing, and the block's accounts are written in one
- * batched update (stateTrie.ts). (Trie nodes are cached once for all tries, in
- * CommittedTrieDb.)
+ * transaction's checkpoint then costs no trie hashing, and the block's accounts and storage slots
+ * are written in one batched update per trie (stateTrie.ts). (Trie nodes are cached once for all
+ * tries, in CommittedTrieDb.)
  */
 export function stateManagerAt(db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common, opts: { caches?: boolean } = {}): MerkleStateManager {
   const trieOpts = { db, root, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common };
-  // With caches, accounts reach the trie all at once when the root is asked for: one batched update.
-  if (opts.caches) return new BatchedStateManager({ trie: new BatchedAccountTrie(trieOpts), common, caches: new Caches() });
+  // With caches, accounts and slots reach the tries all at once when the root is asked for: batched updates.
+  if (opts.caches) return new BatchedStateManager({ trie: new BatchedTrie(trieOpts), common, caches: new Caches() });
   return new MerkleStateManager({ trie: new MerklePatriciaTrie(trieOpts), common });
 }
 

@@ -3,7 +3,7 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bytesToHex, MapDB, setLengthLeft } from '@ethereumjs/util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BatchedAccountTrie, BatchedStateManager } from '../../src/chain/stateTrie.ts';
+import { BatchedTrie, BatchedStateManager } from '../../src/chain/stateTrie.ts';
 import { random } from '../helpers/random.ts';
 
 test('batched writes give the same root as one put or del at a time, and every key reads back', async () => {
@@ -13,7 +13,7 @@ test('batched writes give the same root as one put or del at a time, and every k
     // Short values make embedded nodes (encodings under 32 bytes), long ones hashed nodes.
     const value = () => Uint8Array.from({ length: 1 + next(next(2) ? 3 : 80) }, () => next(256));
     const db = new MapDB<string, Uint8Array>();
-    const batched = new BatchedAccountTrie({ db, useKeyHashing: true });
+    const batched = new BatchedTrie({ db, useKeyHashing: true });
     const reference = new MerklePatriciaTrie({ useKeyHashing: true });
     const live = new Map<string, Uint8Array>();
     for (let round = 0; round < 25; round++) {
@@ -45,7 +45,7 @@ test('batched writes give the same root as one put or del at a time, and every k
 });
 
 test('reads see writes that are still waiting', async () => {
-  const trie = new BatchedAccountTrie({ useKeyHashing: true });
+  const trie = new BatchedTrie({ useKeyHashing: true });
   const key = new Uint8Array(20).fill(1);
   await trie.put(key, Uint8Array.of(1, 2, 3));
   assert.equal(await trie.get(key), Uint8Array.of(1, 2, 3));
@@ -57,7 +57,7 @@ test('reads see writes that are still waiting', async () => {
 test('a batched state manager gives the state roots of the library one, with storage and deletes', async () => {
   const next = random(7);
   const db = new MapDB<string, Uint8Array>();
-  const batched = new BatchedStateManager({ trie: new BatchedAccountTrie({ db, useKeyHashing: true }), caches: new Caches() });
+  const batched = new BatchedStateManager({ trie: new BatchedTrie({ db, useKeyHashing: true }), caches: new Caches() });
   const reference = new MerkleStateManager({ trie: new MerklePatriciaTrie({ useKeyHashing: true }), caches: new Caches() });
   const addresses = Array.from({ length: 12 }, (_, i) => new Address(new Uint8Array(20).fill(i + 1)));
   const slots = Array.from({ length: 40 }, (_, i) => setLengthLeft(Uint8Array.of(i), 32));
