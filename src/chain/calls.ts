@@ -2,7 +2,8 @@
  * Read-only execution for eth_call and eth_estimateGas: a small pool of VMs over the committed
  * trie, each call inside a checkpoint that is always reverted, so nothing is ever written.
  */
-import { createAccessList2930Tx, createLegacyTx } from '@ethereumjs/tx';
+import type { Common } from '@ethereumjs/common';
+import { paramsTx } from '@ethereumjs/tx';
 import { Address, bytesToHex, type DB } from '@ethereumjs/util';
 import type { Block as EjsBlock } from '@ethereumjs/block';
 import type { VM } from '@ethereumjs/vm';
@@ -47,13 +48,20 @@ export class CallExecutor {
   readonly #waiters: (() => void)[] = [];
   /** Execution contexts by header: building one costs more than a simple call. */
   readonly #contexts = new Lru<string, EjsBlock>(32);
+  /** The chain's rules with the transaction parameters, as a transaction object's own copy has them. */
+  readonly #txCommon: Common;
+  /** Account and storage values read by the pooled VMs, by trie root and key (see BatchedTrie). */
+  readonly #reads = new Lru<string, Uint8Array | null>(4096);
 
   /** `trieDb`: where state is read; a pending block's execution passes its own (committed nodes plus its writes). */
   constructor(
     private readonly reader: ChainReader,
     private readonly maxVms = 4,
     private readonly trieDb: DB<string, string | Uint8Array> = reader.trieDb,
-  ) {}
+  ) {
+    this.#txCommon = reader.common.copy();
+    this.#txCommon.updateParams(paramsTx);
+  }
 
   private async acquire(): Promise<PooledVm> {
     for (;;) {
@@ -67,7 +75,7 @@ export class CallExecutor {
         };
         // Storage tries write their nodes even inside a reverted checkpoint: they land in a scratch overlay.
         const scratch = new OverlayTrieDb(this.trieDb);
-        const sm = stateManagerAt(scratch, this.reader.head().header.stateRoot, this.reader.common, { caches: true });
+        const sm = stateManagerAt(scratch, this.reader.head().header.stateRoot, this.reader.common, { caches: true, readCache: this.#reads });
         return { vm: await createExecutionVM(env, sm), root: bytesToHex(this.reader.head().header.stateRoot), scratch };
       }
       await new Promise<void>((r) => this.#waiters.push(r));
@@ -93,13 +101,19 @@ export class CallExecutor {
     return block;
   }
 
-  /** Intrinsic gas of a transaction with this data (and creation cost when `to` is absent). */
+  /**
+   * Intrinsic gas of a transaction with this data, access list and (when `to` is absent) creation
+   * cost, by the Cancun rules @ethereumjs/tx applies; a transaction object would copy the Common,
+   * which costs more than a simple call.
+   */
   intrinsicGas(req: CallRequest): bigint {
-    const common = this.reader.common;
-    const fields = { to: req.to, data: req.data, gasLimit: 0n };
-    return req.accessList?.length
-      ? createAccessList2930Tx({ ...fields, accessList: req.accessList as [Uint8Array, Uint8Array[]][] }, { common }).getIntrinsicGas()
-      : createLegacyTx(fields, { common }).getIntrinsicGas();
+    const param = (name: string) => this.#txCommon.param(name);
+    const data = req.data ?? new Uint8Array();
+    const nonZero = data.reduce((n, byte) => (byte ? n + 1 : n), 0);
+    let gas = param('txGas') + BigInt(nonZero) * param('txDataNonZeroGas') + BigInt(data.length - nonZero) * param('txDataZeroGas');
+    if (!req.to) gas += param('txCreationGas') + BigInt(Math.ceil(data.length / 32)) * param('initCodeWordGas');
+    for (const [, keys] of req.accessList ?? []) gas += param('accessListAddressGas') + BigInt(keys.length) * param('accessListStorageKeyGas');
+    return gas;
   }
 
   /** Runs the call on the state after `header` with `gas` (intrinsic included). */

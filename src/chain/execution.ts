@@ -151,10 +151,17 @@ export function executionBlock(ctx: BlockContext, common: Common): EjsBlock {
  * are written in one batched update per trie (stateTrie.ts). (Trie nodes are cached once for all
  * tries, in CommittedTrieDb.)
  */
-export function stateManagerAt(db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common, opts: { caches?: boolean } = {}): MerkleStateManager {
+export function stateManagerAt(
+  db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common,
+  opts: { caches?: boolean; readCache?: BatchedTrie['readCache'] } = {},
+): MerkleStateManager {
   const trieOpts = { db, root, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common };
   // With caches, accounts and slots reach the tries all at once when the root is asked for: batched updates.
-  if (opts.caches) return new BatchedStateManager({ trie: new BatchedTrie(trieOpts), common, caches: new Caches() });
+  if (opts.caches) {
+    const trie = new BatchedTrie(trieOpts);
+    trie.readCache = opts.readCache;
+    return new BatchedStateManager({ trie, common, caches: new Caches() });
+  }
   return new MerkleStateManager({ trie: new MerklePatriciaTrie(trieOpts), common });
 }
 

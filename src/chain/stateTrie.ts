@@ -10,8 +10,9 @@
 import { MerklePatriciaTrie, type MPTOpts } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Address, bytesToHex, concatBytes, equalsBytes, type Account } from '@ethereumjs/util';
+import { Address, bytesToHex, bytesToUnprefixedHex, concatBytes, equalsBytes, type Account } from '@ethereumjs/util';
 import { keccak256 } from './bytes.ts';
+import { Lru } from './lru.ts';
 import {
   buildNode, byFirstNibble, emptyBranch, EMPTY, extensionNode, fromCompact, leafNode, reference, toNibbles, type KeyPath, type RawItem, type RawNode,
 } from './trieNodes.ts';
@@ -115,6 +116,11 @@ export class BatchedTrie extends MerklePatriciaTrie {
   readonly #writes = new Map<string, Write>();
   /** For a storage trie: the account it belongs to, whose storage root follows its writes. */
   owner?: Address;
+  /**
+   * Values read, by root and key (a root fixes every value under it, so an entry never goes stale),
+   * shared with the trie's storage-trie copies: eth_call's reads outlive the checkpoint each call reverts.
+   */
+  readCache?: Lru<string, Uint8Array | null>;
 
   get hasWrites(): boolean {
     return this.#writes.size > 0;
@@ -131,13 +137,21 @@ export class BatchedTrie extends MerklePatriciaTrie {
 
   override async get(key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
     await this.applyWrites();
-    return super.get(key, throwIfMissing);
+    if (!this.readCache) return super.get(key, throwIfMissing);
+    const id = bytesToHex(this.root()) + bytesToHex(key);
+    let value = this.readCache.get(id);
+    if (value === undefined) {
+      value = await super.get(key, throwIfMissing);
+      this.readCache.set(id, value);
+    }
+    return value;
   }
 
   /** Storage tries are made as copies of the account trie: they batch their writes too. */
   override shallowCopy(includeCheckpoints = true, opts?: MPTOpts): BatchedTrie {
     const copy = new BatchedTrie({ ...this._opts, db: this._db.db.shallowCopy(), root: this.root(), cacheSize: 0, ...opts });
     if (includeCheckpoints && this.hasCheckpoints()) copy._db.setCheckpoints(this._db.checkpoints);
+    copy.readCache = this.readCache;
     return copy;
   }
 
@@ -155,8 +169,21 @@ export class BatchedTrie extends MerklePatriciaTrie {
  * their accounts the new storage roots, and applies the account trie's writes last.
  */
 export class BatchedStateManager extends MerkleStateManager {
+  /**
+   * Storage tries by hashed address, kept when a revert drops the library's own map: making one
+   * costs more than a simple eth_call (which reverts every time). One is reused only while it has
+   * the storage root a new copy would get and no waiting writes, so it is the same as a new copy.
+   */
+  readonly #storageTries = new Lru<string, BatchedTrie>(64);
+
   protected override _getStorageTrie(addressOrHash: Address | { bytes: Uint8Array } | Uint8Array, rootAccount?: Account): MerklePatriciaTrie {
+    const hashed = addressOrHash instanceof Uint8Array ? addressOrHash : keccak256(addressOrHash.bytes);
+    const id = bytesToUnprefixedHex(hashed);
+    const kept = this.#storageTries.get(id);
+    const root = rootAccount?.storageRoot ?? this._trie.EMPTY_TRIE_ROOT;
+    if (kept && !this._storageTries[id] && !kept.hasWrites && equalsBytes(kept.root(), root)) this._storageTries[id] = kept;
     const trie = super._getStorageTrie(addressOrHash, rootAccount) as BatchedTrie;
+    this.#storageTries.set(id, trie);
     // Storage is written with the account's address (reads may pass its hash).
     if (addressOrHash instanceof Address) trie.owner = addressOrHash;
     return trie;
