@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: mmnode against Hardhat 3 and Ganache 7, same workloads, same run, one node at a
- * time (the machine has 2 cores and the load generator needs one). A measurement, not a test:
+ * `npm run bench`: mmnode against Hardhat 3 and Ganache 7, same workloads, same run, measured one
+ * node at a time (the machine has 2 cores and the load generator needs one). A measurement, not a test:
  * exits 0 when a target is missed, non-zero only when a peer cannot be set up.
  *
  *   BENCH_SECONDS=10   seconds per read workload (default 10, at most 20)
@@ -15,7 +15,7 @@ import type { LoadResult } from './load.ts';
 import { BENCH, NODE_BIN, PEERS, startPeer, type Peer, type PeerName } from './peers.ts';
 import {
   bestOf, buildTransfers, CHAIN_ID, GENESIS_BALANCE, rawCeilings, READ_WORKLOADS, runRead, runWrites, SENDER_COUNT, SENDER_KEYS,
-  setupPeer, TRANSFER_COUNT, type Ceilings, type WriteResult,
+  setupPeer, TRANSFER_COUNT, type Ceilings, type Hex, type SignedTx, type WriteResult,
 } from './workloads.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -51,36 +51,77 @@ interface PeerResult {
   peakMb: number;
 }
 
-let current: Peer | undefined;
-process.on('SIGINT', () => { void (current?.stop() ?? Promise.resolve()).then(() => process.exit(130)); });
+const running: Peer[] = [];
+process.on('SIGINT', () => { void Promise.all(running.map((p) => p.stop())).then(() => process.exit(130)); });
 
-async function benchPeer(name: PeerName): Promise<PeerResult> {
-  log(`${name}: starting`);
-  const peer = await startPeer(name, { chainId: CHAIN_ID, keys: SENDER_KEYS.map((k) => bytesToHex(k)), balanceWei: GENESIS_BALANCE });
-  current = peer;
+type WriteKind = 'native' | 'erc20';
+/** Write workloads run this many times on each peer; the report shows each peer's median round. */
+const WRITE_ROUNDS = 3;
+
+interface Started {
+  readonly name: PeerName; readonly peer: Peer; readonly token: Hex; readonly result: PeerResult;
+  /** Pre-signed transfers per round, and the results of the rounds run so far. */
+  readonly transfers: Record<WriteKind, SignedTx[][]>[];
+  readonly writes: Record<WriteKind, WriteResult[]>;
+}
+
+const median = (rounds: readonly WriteResult[]): WriteResult =>
+  [...rounds].sort((a, b) => (a.minedPerSecond || 0) - (b.minedPerSecond || 0))[Math.floor(rounds.length / 2)]!;
+
+/**
+ * Every peer runs at once (the idle ones take no CPU) and each workload runs on each peer in turn,
+ * the order rotating: this machine's speed drifts by tens of percent over minutes, and a peer
+ * measured minutes after another would carry that drift into the ratios.
+ */
+async function benchAll(names: readonly PeerName[]): Promise<Partial<Record<PeerName, PeerResult>>> {
   try {
-    const prepared = await setupPeer(peer.url);
-    // Pre-signed before any timing.
-    const native = buildTransfers('native', prepared.nonces);
-    const erc20 = buildTransfers('erc20', prepared.nonces.map((n, s) => n + BigInt(native[s]!.length)), prepared.token);
-    const idleMb = peer.memory().rssMb;
-    const reads: Record<string, LoadResult> = {};
-    const readHwm: Record<string, number> = {};
-    for (const w of READ_WORKLOADS) {
-      log(`${name}: ${w.label} for ${SECONDS} s`);
-      await runRead(peer.url, w, prepared.token, Math.min(1, SECONDS / 4), CONCURRENCY); // warm-up, not counted
-      reads[w.key] = await runRead(peer.url, w, prepared.token, SECONDS, CONCURRENCY);
-      readHwm[w.key] = peer.memory().hwmMb;
+    const peers: Started[] = [];
+    for (const name of names) {
+      log(`${name}: starting`);
+      const peer = await startPeer(name, { chainId: CHAIN_ID, keys: SENDER_KEYS.map((k) => bytesToHex(k)), balanceWei: GENESIS_BALANCE });
+      running.push(peer);
+      const prepared = await setupPeer(peer.url);
+      // Pre-signed before any timing, each round and workload on the nonces after the one before.
+      const transfers: Record<WriteKind, SignedTx[][]>[] = [];
+      let nonces = prepared.nonces;
+      const next = (kind: WriteKind) => {
+        const txs = buildTransfers(kind, nonces, prepared.token);
+        nonces = nonces.map((n, s) => n + BigInt(txs[s]!.length));
+        return txs;
+      };
+      for (let r = 0; r < WRITE_ROUNDS; r++) transfers.push({ native: next('native'), erc20: next('erc20') });
+      const result: PeerResult = { command: peer.command, reads: {}, readHwm: {}, idleMb: peer.memory().rssMb, readPeakMb: 0, peakMb: 0 };
+      peers.push({ name, peer, token: prepared.token, result, transfers, writes: { native: [], erc20: [] } });
     }
-    const readPeakMb = peer.memory().hwmMb;
-    log(`${name}: ${TRANSFER_COUNT} native transfers`);
-    const nativeResult = await runWrites(peer.url, native);
-    log(`${name}: ${TRANSFER_COUNT} ERC-20 transfers`);
-    const erc20Result = await runWrites(peer.url, erc20);
-    return { command: peer.command, reads, readHwm, native: nativeResult, erc20: erc20Result, idleMb, readPeakMb, peakMb: peer.memory().hwmMb };
+    const inTurn = async (round: number, run: (p: Started) => Promise<void>) => {
+      for (let i = 0; i < peers.length; i++) await run(peers[(round + i) % peers.length]!);
+    };
+    let round = 0;
+    for (const w of READ_WORKLOADS) {
+      await inTurn(round++, async ({ name, peer, token, result }) => {
+        log(`${name}: ${w.label} for ${SECONDS} s`);
+        await runRead(peer.url, w, token, Math.min(1, SECONDS / 4), CONCURRENCY); // warm-up, not counted
+        result.reads[w.key] = await runRead(peer.url, w, token, SECONDS, CONCURRENCY);
+        result.readHwm[w.key] = peer.memory().hwmMb;
+      });
+    }
+    for (const { peer, result } of peers) result.readPeakMb = peer.memory().hwmMb;
+    for (let r = 0; r < WRITE_ROUNDS; r++) {
+      for (const kind of ['native', 'erc20'] as const) {
+        await inTurn(round++, async (p) => {
+          log(`${p.name}: ${TRANSFER_COUNT} ${kind === 'native' ? 'native' : 'ERC-20'} transfers, round ${r + 1} of ${WRITE_ROUNDS}`);
+          p.writes[kind].push(await runWrites(p.peer.url, p.transfers[r]![kind]));
+        });
+      }
+    }
+    for (const { peer, result, writes } of peers) {
+      result.native = median(writes.native);
+      result.erc20 = median(writes.erc20);
+      result.peakMb = peer.memory().hwmMb;
+    }
+    return Object.fromEntries(peers.map((p) => [p.name, p.result]));
   } finally {
-    await peer.stop();
-    current = undefined;
+    await Promise.all(running.splice(0).map((p) => p.stop()));
   }
 }
 
@@ -89,14 +130,12 @@ const command = `BENCH_SECONDS=${SECONDS}${process.env.BENCH_PEERS ? ` BENCH_PEE
 const CALL_SECONDS = Math.max(3, Math.min(SECONDS, 5));
 log(`raw in-process ceilings (@ethereumjs/vm)`);
 let ceilings: Ceilings = await rawCeilings(CALL_SECONDS);
-const results: Partial<Record<PeerName, PeerResult>> = {};
-for (const name of selected) {
-  try {
-    results[name] = await benchPeer(name);
-  } catch (err) {
-    console.error(`\n${name} failed: ${(err as Error).stack ?? err}`);
-    process.exit(1);
-  }
+let results: Partial<Record<PeerName, PeerResult>>;
+try {
+  results = await benchAll(selected);
+} catch (err) {
+  console.error(`\nbench failed: ${(err as Error).stack ?? err}`);
+  process.exit(1);
 }
 // Measured again at the end (warm, one runTx pass), keeping the better figures: see rawCeilings.
 log(`raw in-process ceilings again`);
@@ -118,7 +157,7 @@ const triple = (label: string, get: (r: PeerResult) => number | undefined, digit
 };
 
 console.log(`\n$ ${command}`);
-console.log(`node ${process.version} (${NODE_BIN}), ${cpus().length} cores; peers run one at a time on 127.0.0.1`);
+console.log(`node ${process.version} (${NODE_BIN}), ${cpus().length} cores; all peers up at once on 127.0.0.1, each workload run on each in turn`);
 console.log(`1-min load average: ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at the end (the bench itself keeps ~2 busy)`);
 for (const name of selected) console.log(`  ${name.padEnd(8)} ${results[name]!.command}`);
 
@@ -133,7 +172,7 @@ for (const w of READ_WORKLOADS) {
   }
 }
 
-header(`(b) Writes: ${TRANSFER_COUNT} pre-signed legacy transactions over ${SENDER_COUNT} senders (one in flight per sender)`);
+header(`(b) Writes: ${TRANSFER_COUNT} pre-signed legacy transactions over ${SENDER_COUNT} senders (one in flight per sender); median of ${WRITE_ROUNDS} rounds`);
 for (const [kind, get] of [['native transfers', (r: PeerResult) => r.native], ['ERC-20 transfers', (r: PeerResult) => r.erc20]] as const) {
   triple(`${kind}: accepted/s`, (r) => get(r)?.acceptedPerSecond);
   triple('    seconds until every receipt exists', (r) => get(r)?.minedSeconds, 2, false);

@@ -15,7 +15,7 @@ import { createChainCommon, createExecutionVM, executionBlock, stateManagerAt } 
 import { NETWORKS } from '../src/chain/networks.ts';
 import { post, rpc, rpcBatch, runLoad, type LoadResult } from './load.ts';
 
-type Hex = `0x${string}`;
+export type Hex = `0x${string}`;
 
 // ---------------------------------------------------------------------------------------------
 // Accounts and transactions
