@@ -177,13 +177,15 @@ export class BatchedStateManager extends MerkleStateManager {
   readonly #storageTries = new Lru<string, BatchedTrie>(64);
 
   protected override _getStorageTrie(addressOrHash: Address | { bytes: Uint8Array } | Uint8Array, rootAccount?: Account): MerklePatriciaTrie {
-    const hashed = addressOrHash instanceof Uint8Array ? addressOrHash : keccak256(addressOrHash.bytes);
-    const id = bytesToUnprefixedHex(hashed);
-    const kept = this.#storageTries.get(id);
-    const root = rootAccount?.storageRoot ?? this._trie.EMPTY_TRIE_ROOT;
-    if (kept && !this._storageTries[id] && !kept.hasWrites && equalsBytes(kept.root(), root)) this._storageTries[id] = kept;
-    const trie = super._getStorageTrie(addressOrHash, rootAccount) as BatchedTrie;
-    this.#storageTries.set(id, trie);
+    // The library's own key for the trie: the hashed address, unprefixed hex.
+    const id = bytesToUnprefixedHex(addressOrHash instanceof Uint8Array ? addressOrHash : keccak256(addressOrHash.bytes));
+    let trie = this._storageTries[id] as BatchedTrie | undefined;
+    if (!trie) {
+      const kept = this.#storageTries.get(id);
+      const root = rootAccount?.storageRoot ?? this._trie.EMPTY_TRIE_ROOT;
+      if (kept && !kept.hasWrites && equalsBytes(kept.root(), root)) this._storageTries[id] = trie = kept;
+      else this.#storageTries.set(id, (trie = super._getStorageTrie(addressOrHash, rootAccount) as BatchedTrie));
+    }
     // Storage is written with the account's address (reads may pass its hash).
     if (addressOrHash instanceof Address) trie.owner = addressOrHash;
     return trie;
