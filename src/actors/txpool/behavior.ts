@@ -31,6 +31,8 @@ interface PoolState {
   readonly book: PoolBook<Entry>;
   /** Mined transactions kept until their block is `confirmDepth` deep, so a reorg can return them. */
   readonly included: Map<Hex, Entry>;
+  /** No live entry arrived (or returned) before this height: `advance` scans the book only once one may be too old. */
+  oldestArrival: bigint;
 }
 
 export interface TxPoolDeps {
@@ -111,6 +113,13 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     return promoted;
   }
 
+  /** Puts an entry in the book, keeping `oldestArrival` a lower bound. */
+  function enter(s: PoolState, e: Entry) {
+    s.book.add(e);
+    const at = e.machine.getSnapshot().context.receivedAtBlock;
+    if (at < s.oldestArrival) s.oldestArrival = at;
+  }
+
   const announce = (entries: readonly Entry[]) => {
     for (const e of entries) if (stateOf(e) === 'pending') bus.publish({ type: 'pool.txAdded', tx: e.data.tx, pending: true });
   };
@@ -148,7 +157,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       removed(existing);
     }
     const entry: Entry = { data: Object.freeze({ tx, hash, sender, nonce: tx.nonce, gasPrice, receivedAtMs: Date.now() }), machine };
-    s.book.add(entry);
+    enter(s, entry);
     const pending = tx.nonce < s.book.firstGap(sender, acct.nonce);
     machine.send({ type: 'tx.validated', executable: pending });
     bus.publish({ type: 'pool.txAdded', tx, pending });
@@ -164,10 +173,18 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
    */
   function advance(s: PoolState, touched: Set<Hex>) {
     const event = { type: 'chain.advanced', number: s.head.number } as const;
-    for (const e of [...s.book.entries()]) {
-      if (!isTooOld(e.machine.getSnapshot().context, event.number)) continue;
-      touched.add(e.data.sender);
-      finish(s, e, event);
+    if (event.number - s.oldestArrival > opts.maxAgeBlocks) {
+      let oldest = event.number;
+      for (const e of [...s.book.entries()]) {
+        const { context } = e.machine.getSnapshot();
+        if (isTooOld(context, event.number)) {
+          touched.add(e.data.sender);
+          finish(s, e, event);
+        } else if (context.receivedAtBlock < oldest) {
+          oldest = context.receivedAtBlock;
+        }
+      }
+      s.oldestArrival = oldest;
     }
     // Mined transactions enter in block order and a reorg takes out the newest: the deep enough come first.
     for (const [hash, e] of s.included) {
@@ -202,7 +219,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
           mined.machine.send({ type: 'tx.replaced', by: occupant.data.hash });
           continue;
         }
-        s.book.add(mined);
+        enter(s, mined);
         touched.add(mined.data.sender);
         returned.push(mined);
       }
@@ -235,7 +252,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
   const byState = (s: PoolState, state: 'pending' | 'queued') => [...s.book.entries()].filter((e) => stateOf(e) === state);
 
   return {
-    init: () => ({ head: reader.head(), book: new PoolBook<Entry>(), included: new Map() }),
+    init: () => { const head = reader.head(); return { head, book: new PoolBook<Entry>(), included: new Map(), oldestArrival: head.number }; },
     async onTell(s, msg) {
       switch (msg.type) {
         case 'chain.headChanged':
