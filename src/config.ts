@@ -184,10 +184,11 @@ export class ConfigError extends Error {}
 
 /**
  * V8 flags the node process runs with (`npm start` passes them; so do the testnet launcher, the tests
- * and the benchmarks). A small young generation (4 MB semi-spaces; V8 lets them grow to 16 MB or
- * more) keeps the resident set near the live heap: about 40 MB less at idle and under read load. At
- * 2 MB, 6 MB less again, but block building promoted more short-lived objects: ERC-20 transfers were
- * mined about 20 % slower (alternating rounds of bench/run.ts's workload). A heap allowed to grow 30 % past
+ * and the benchmarks). A small young generation (8 MB semi-spaces; V8 lets them grow to 16 MB or
+ * more) keeps the resident set near the live heap: about 30 MB less at idle and under read load. Each
+ * halving takes about 10 MB off the read load's peak, but block building promotes more short-lived
+ * objects: at 4 MB native transfers were mined 4 to 8 % slower, at 2 MB ERC-20 transfers about 20 %
+ * slower than at 4 MB (alternating rounds of bench/run.ts's workloads). A heap allowed to grow 30 % past
  * what the last full collection kept (V8 lets it double, or more) takes another 20 to 40 MB off the peak
  * under load, for more frequent but short full collections of a live heap of about 40 MB. One V8
  * helper thread (Node's default is four) for concurrent marking and compilation: the node's own work
@@ -199,7 +200,7 @@ export class ConfigError extends Error {}
  * marking and the freed pages stayed pooled): peak RSS under the read load 125 to 130 MB instead of 165.
  */
 export const NODE_RUNTIME_FLAGS = [
-  '--max-semi-space-size=4', '--heap-growing-percent=30', '--v8-pool-size=1', '--no-separate-gc-phases',
+  '--max-semi-space-size=8', '--heap-growing-percent=30', '--v8-pool-size=1', '--no-separate-gc-phases',
 ] as const;
 
 function orConfigError<T>(what: string, run: () => T): T {
