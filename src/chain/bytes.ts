@@ -38,4 +38,4 @@ export function be64(n: bigint): Uint8Array {
   return out;
 }
 
-export { keccak_256 as keccak256 } from '@noble/hashes/sha3.js';
+export { keccak256 } from './keccak.ts';

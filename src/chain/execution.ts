@@ -13,7 +13,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, equalsBytes, ValueEncoding, type DB } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import secp256k1 from 'secp256k1';
-import { uintBytes } from './bytes.ts';
+import { keccak256, uintBytes } from './bytes.ts';
 import type { Network } from './networks.ts';
 import { BatchedTrie, BatchedStateManager } from './stateTrie.ts';
 import { OverlayTrieDb } from './trieDb.ts';
@@ -46,12 +46,12 @@ function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array,
   return secp256k1.ecdsaRecover(sig, Number(recovery), msgHash, false).subarray(1);
 }
 
-/** Common for a network: its chain id, the Cancun rule set, native signature recovery. */
+/** Common for a network: its chain id, the Cancun rule set, native signature recovery and Keccak. */
 export function createChainCommon(network: Network): Common {
   const common = createCustomCommon(
     { chainId: Number(network.chainId), name: `mmnode-${network.name}` },
     Mainnet,
-    { hardfork: Hardfork.Cancun, customCrypto: { ecrecover } },
+    { hardfork: Hardfork.Cancun, customCrypto: { ecrecover, keccak256 } },
   );
   // @ethereumjs/tx copies the Common and re-merges its parameter tables (JSON round trips) for every
   // transaction it builds, about 0.3 ms and 13 kB each. Our hardfork never changes, so one shared
@@ -346,7 +346,7 @@ export function consensusReceipt(r: StoredReceipt): Uint8Array {
 
 /** A trie keyed by RLP(index), as transactions and receipts tries are (in memory), for proofs; orderedTrieRoot computes only its root. */
 export async function orderedTrie(values: readonly Uint8Array[]): Promise<MerklePatriciaTrie> {
-  const trie = new MerklePatriciaTrie();
+  const trie = new MerklePatriciaTrie({ useKeyHashingFunction: keccak256 });
   for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
   return trie;
 }
