@@ -136,8 +136,8 @@ export async function startNetwork(
     onPeerJoined: (peer) => void takePooledTxs(peer),
   }));
   bus.subscribe(peerManager.ref, (e) => {
-    if (e.type === 'chain.blockImported' && e.origin === 'local') return { type: 'gossip.publish' as const, topic: topics.blocks, data: encodeBlock(e.block) };
-    if (e.type === 'pool.txAdded') return { type: 'gossip.publish' as const, topic: topics.txs, data: txBytes(e.tx) };
+    if (e.type === 'chain.blockImported' && e.origin === 'local') return { type: 'gossip.publish' as const, topic: topics.blocks, encode: () => encodeBlock(e.block) };
+    if (e.type === 'pool.txAdded') return { type: 'gossip.publish' as const, topic: topics.txs, encode: () => txBytes(e.tx) };
     return undefined;
   });
   return { peerManager, blockSync };

@@ -137,8 +137,8 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
           record(s, msg.peer, msg.event);
           break;
         case 'gossip.publish':
-          if (s.connected.size === 0) break; // nobody to tell: skip the hashing and caching of a publish
-          void s.p2p.publish(msg.topic, msg.data).catch((err) => console.error(`[p2p] publish failed: ${(err as Error).message}`));
+          if (s.connected.size === 0) break; // nobody to tell: skip the encoding, hashing and caching of a publish
+          void s.p2p.publish(msg.topic, msg.encode()).catch((err) => console.error(`[p2p] publish failed: ${(err as Error).message}`));
           break;
       }
       return s;

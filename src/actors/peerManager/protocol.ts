@@ -26,7 +26,8 @@ export type PeerManagerProtocol = {
     | { type: 'peer.disconnected'; peer: PeerIdStr }
     | { type: 'peer.handshaked'; peer: PeerIdStr; status: Status }
     | { type: 'peer.event'; peer: PeerIdStr; event: PeerEvent }
-    | { type: 'gossip.publish'; topic: string; data: Uint8Array };
+    /** `encode` (over an immutable block or transaction) runs only when a peer is there to hear it. */
+    | { type: 'gossip.publish'; topic: string; encode: () => Uint8Array };
   ask: {
     'peers.list': { req: {}; res: PeerView[] };
     'p2p.info': { req: {}; res: { peerId: PeerIdStr; multiaddrs: string[]; listening: boolean; queued: number } };
