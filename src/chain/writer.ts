@@ -257,7 +257,9 @@ export class ChainWriter {
 
   /** Validates, executes (or reuses a template's execution) and stores a block; moves the head if heavier. */
   async import(block: Block): Promise<ImportOutcome> {
-    if (await this.store.headers.has(block.hash)) return { result: 'EXIST', block };
+    // A child of the tip is new (or a side block a rewind left behind, which is now the heaviest
+    // child and is written again): only other blocks are looked up, saving a read per mined block.
+    if (!equalsBytes(block.header.parentHash, this.tip().hash) && await this.store.headers.has(block.hash)) return { result: 'EXIST', block };
     try {
       return await this.importNew(block);
     } finally {
