@@ -97,7 +97,7 @@ export function decodeTx(raw: Uint8Array, common: Common): TypedTransaction {
   }
   if (!tx.isSigned()) throw new TxDecodeError('rejected', 'transaction is not signed');
   try {
-    tx.getSenderAddress();
+    tx.getSenderPublicKey(); // recovers (and keeps) the sender's key; its address is hashed where it is needed
   } catch {
     throw new TxDecodeError('rejected', 'invalid transaction signature');
   }
