@@ -5,15 +5,24 @@ const RawJson = JSON as unknown as { rawJSON(text: string): object; isRawJSON(va
 
 /**
  * JSON.parse that keeps a request id beyond 2^53 as its exact source text, so the reply echoes
- * the very same number (JSON-RPC 2.0: "the same value as the request").
+ * the very same number (JSON-RPC 2.0: "the same value as the request"). Such ids are rare, and a
+ * reviver slows every parse: only a request (or batch) that has one is parsed again with it.
  */
 export function parseJson(text: string): unknown {
-  return JSON.parse(text, function (this: Record<string, unknown>, key, value, context?: { source?: string }) {
-    if (key === 'id' && typeof value === 'number' && !Number.isSafeInteger(value) && 'method' in this && context?.source) {
-      return RawJson.rawJSON(context.source);
-    }
-    return value;
-  } as (key: string, value: unknown) => unknown);
+  const value: unknown = JSON.parse(text);
+  return (Array.isArray(value) ? value.some(hasUnsafeId) : hasUnsafeId(value)) ? JSON.parse(text, keepIdSource as never) : value;
+}
+
+const hasUnsafeId = (message: unknown): boolean => {
+  const id = (message as { id?: unknown } | null)?.id;
+  return typeof id === 'number' && !Number.isSafeInteger(id);
+};
+
+function keepIdSource(this: Record<string, unknown>, key: string, value: unknown, context?: { source?: string }): unknown {
+  if (key === 'id' && typeof value === 'number' && !Number.isSafeInteger(value) && 'method' in this && context?.source) {
+    return RawJson.rawJSON(context.source);
+  }
+  return value;
 }
 
 export const isRawJson = (value: unknown): boolean => RawJson.isRawJSON(value);
