@@ -153,6 +153,13 @@ export function executionBlock(ctx: BlockContext, common: Common): EjsBlock {
  */
 export function stateManagerAt(
   db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common,
+  opts: { caches: true; readCache?: BatchedTrie['readCache'] },
+): BatchedStateManager;
+export function stateManagerAt(
+  db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common, opts?: { caches?: boolean; readCache?: BatchedTrie['readCache'] },
+): MerkleStateManager;
+export function stateManagerAt(
+  db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common,
   opts: { caches?: boolean; readCache?: BatchedTrie['readCache'] } = {},
 ): MerkleStateManager {
   const trieOpts = { db, root, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common };
@@ -193,6 +200,8 @@ export interface ExecutionResult {
   readonly overlay: OverlayTrieDb;
   /** Transactions left out while building, with the reason (build mode only). */
   readonly rejected: readonly { tx: TypedTransaction; reason: string }[];
+  /** The accounts the block wrote, by 0x address, with their values under `stateRoot` (undefined: deleted). */
+  readonly accounts: ReadonlyMap<string, Account | undefined>;
 }
 
 export class InvalidBlockError extends Error {}
@@ -218,7 +227,7 @@ export function executeBlock(
  */
 export class BlockRunner {
   readonly #overlay: OverlayTrieDb;
-  #machine: Promise<{ vm: VM; sm: MerkleStateManager }> | undefined;
+  #machine: Promise<{ vm: VM; sm: BatchedStateManager }> | undefined;
 
   constructor(private readonly env: ExecutionEnv) {
     this.#overlay = new OverlayTrieDb(env.trieDb);
@@ -254,7 +263,7 @@ export class BlockRunner {
 async function runBlockTxs(
   env: ExecutionEnv,
   vm: VM,
-  sm: MerkleStateManager,
+  sm: BatchedStateManager,
   ctx: BlockExecutionContext,
   txs: readonly TypedTransaction[],
   mode: 'build' | 'verify',
@@ -268,6 +277,7 @@ async function runBlockTxs(
   let paidFees = 0n;
   // One checkpoint around the block, as runBlock takes: each transaction's own commit then stays in
   // the state caches, and the trie is written (and hashed) once per touched account, at the end.
+  sm.takeWritten(); // what an earlier, failed run wrote
   await sm.checkpoint();
   for (const tx of txs) {
     const price = (tx as { gasPrice: bigint }).gasPrice;
@@ -300,9 +310,11 @@ async function runBlockTxs(
   if (ctx.uncles?.length) await payUncles(sm, ctx.coinbase, ctx.number, ctx.uncles, paidFees);
   await sm.commit();
   const stateRoot = await sm.getStateRoot();
+  const accounts = new Map<string, Account | undefined>();
+  for (const address of sm.takeWritten()) accounts.set(address.toString(), await sm.getAccount(address));
   const transactionsRoot = orderedTrieRoot(included.map(txBytes));
   const receiptsRoot = orderedTrieRoot(receipts.map(consensusReceipt));
-  return { txs: included, receipts, stateRoot, receiptsRoot, transactionsRoot, logsBloom: bloom, gasUsed, paidFees, rejected };
+  return { txs: included, receipts, stateRoot, receiptsRoot, transactionsRoot, logsBloom: bloom, gasUsed, paidFees, rejected, accounts };
 }
 
 /**

@@ -36,6 +36,8 @@ export class ChainReader {
   readonly #loading = new Map<string, Promise<Block | undefined>>();
   readonly #receipts = new Lru<string, StoredReceipt[]>(512);
   readonly #states = new Lru<string, MerkleStateManager>(8);
+  /** Accounts recent blocks wrote, by state root (see rememberAccounts). */
+  readonly #writtenAccounts = new Lru<string, ReadonlyMap<string, Account | undefined>>(8);
 
   constructor(readonly store: ChainStore, readonly common: Common, readonly network: Network) {
     this.trieDb = new CommittedTrieDb(store.trie);
@@ -168,6 +170,15 @@ export class ChainReader {
   }
 
   /**
+   * The chain writer hands over the accounts a block's execution wrote, with their values under its
+   * state root: the view at that root starts with them, so the first reads at a new head (the pool's
+   * check of each sender, balance and nonce polls) walk no trie.
+   */
+  rememberAccounts(stateRoot: Uint8Array, accounts: ReadonlyMap<string, Account | undefined>): void {
+    this.#writtenAccounts.set(bytesToHex(stateRoot), accounts);
+  }
+
+  /**
    * A read-only state view at `stateRoot`, shared by concurrent readers (reads only: getAccount,
    * getCode, getStorage, proofs). Executions that write use their own state manager.
    */
@@ -178,6 +189,7 @@ export class ChainReader {
       sm = stateManagerAt(this.trieDb, stateRoot, this.common);
       // The state at a root never changes: an account read once (balance polls, the pool's checks) is kept.
       const accounts = new Lru<string, Promise<Account | undefined>>(4096);
+      for (const [id, account] of this.#writtenAccounts.get(key) ?? []) accounts.set(id, Promise.resolve(account));
       const read = sm.getAccount.bind(sm);
       sm.getAccount = (address: Address) => {
         const id = address.toString();

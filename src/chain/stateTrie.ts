@@ -175,6 +175,25 @@ export class BatchedStateManager extends MerkleStateManager {
    * the storage root a new copy would get and no waiting writes, so it is the same as a new copy.
    */
   readonly #storageTries = new Lru<string, BatchedTrie>(64);
+  /** Accounts written (put or deleted) since the last `takeWritten`, by 0x address. */
+  readonly #written = new Map<string, Address>();
+
+  override async putAccount(address: Address, account?: Account): Promise<void> {
+    this.#written.set(address.toString(), address);
+    return super.putAccount(address, account);
+  }
+
+  override async deleteAccount(address: Address): Promise<void> {
+    this.#written.set(address.toString(), address);
+    return super.deleteAccount(address);
+  }
+
+  /** The accounts written since the last call (some perhaps reverted since), and forgets them. */
+  takeWritten(): Address[] {
+    const written = [...this.#written.values()];
+    this.#written.clear();
+    return written;
+  }
 
   protected override _getStorageTrie(addressOrHash: Address | { bytes: Uint8Array } | Uint8Array, rootAccount?: Account): MerklePatriciaTrie {
     // The library's own key for the trie: the hashed address, unprefixed hex.

@@ -86,6 +86,8 @@ interface PendingBlocks {
   readonly ops: BatchOp[];
   /** By number, in order: the canonical blocks the blocks after them see (BLOCKHASH, fork detection). */
   readonly blocks: Map<bigint, Block>;
+  /** The accounts each block's execution wrote, by its state root (ExecutionResult.accounts). */
+  readonly accounts: [Uint8Array, ReadonlyMap<string, Account | undefined>][];
 }
 
 /** What fork detection records of an ancestor: the double SHA-256 of its parent-chain header. */
@@ -301,6 +303,7 @@ export class ChainWriter {
     this.reader.trieDb.remember(this.#pendingNodes);
     this.#pendingNodes.clear();
     for (const block of pending.blocks.values()) this.reader.remember(block);
+    for (const [stateRoot, accounts] of pending.accounts) this.reader.rememberAccounts(stateRoot, accounts);
     this.reader.publishHead(pending.head);
   }
 
@@ -340,9 +343,10 @@ export class ChainWriter {
       { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash },
     );
     for (const [key, node] of exec.overlay.writes) this.#pendingNodes.set(key, node);
-    const pending: PendingBlocks = this.#pending ?? { head, ops: [], blocks: new Map() };
+    const pending: PendingBlocks = this.#pending ?? { head, ops: [], blocks: new Map(), accounts: [] };
     for (const op of ops) pending.ops.push(op);
     pending.blocks.set(block.header.number, block);
+    pending.accounts.push([block.header.stateRoot, exec.accounts]);
     pending.head = newHead;
     this.#pending = pending;
     if (change.removed.length) this.#canonicalForkHashes.clear();

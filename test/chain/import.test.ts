@@ -1,10 +1,10 @@
 /** Block import against a real LevelDB: only blocks with a valid merged-mining proof and exact execution are stored. */
 import { createLegacyTx } from '@ethereumjs/tx';
-import { bytesToHex, compareBytes, hexToBytes } from '@ethereumjs/util';
+import { bytesToHex, compareBytes, createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeBlock, makeBlock, type Block } from '../../src/chain/block.ts';
-import { createChainCommon } from '../../src/chain/execution.ts';
+import { createChainCommon, stateManagerAt } from '../../src/chain/execution.ts';
 import type { BlockHeader } from '../../src/chain/header.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/networks.ts';
 import type { ChainReader } from '../../src/chain/reader.ts';
@@ -42,6 +42,21 @@ Import('a sealed template imports as the new head', async () => {
   const hex = (xs: (Uint8Array | undefined)[]) => xs.map((x) => x && bytesToHex(x));
   assert.equal(hex(await reader.rawBlocks([block.hash, new Uint8Array(32)])), [bytesToHex(encodeBlock(block)), undefined]);
   assert.equal(hex(await reader.canonicalHashes(0n, 5)), hex([(await reader.canonicalHash(0n))!, block.hash]));
+});
+
+Import('the accounts a block wrote read at its head as its state trie holds them', async () => {
+  const block = await sealed(await build([transfer(), transfer()]));
+  assert.is((await writer.import(block)).result, 'IMPORTED_BEST');
+  const root = block.header.stateRoot;
+  const trieOnly = stateManagerAt(reader.trieDb, root, common); // no accounts handed over: reads walk the trie
+  for (const who of [bytesToHex(DEV_ACCOUNTS[0]!.address), '0x09a1eda29f664ac8f68106f6567276df0c65d859', bytesToHex(COINBASE)]) {
+    const address = createAddressFromString(who);
+    const served = await reader.stateAt(root).getAccount(address);
+    const stored = await trieOnly.getAccount(address);
+    assert.equal(served && bytesToHex(served.serialize()), stored && bytesToHex(stored.serialize()), who);
+  }
+  assert.is((await reader.stateAt(root).getAccount(createAddressFromString(bytesToHex(DEV_ACCOUNTS[0]!.address))))?.nonce, nonce);
+  assert.ok(await reader.stateAt(root).getAccount(createAddressFromString('0x09a1eda29f664ac8f68106f6567276df0c65d859')));
 });
 
 Import('blocks without a valid merged-mining proof are refused and change nothing', async () => {
