@@ -188,19 +188,21 @@ export class ConfigError extends Error {}
  * more) keeps the resident set near the live heap: about 30 MB less at idle and under read load. Each
  * halving takes about 10 MB off the read load's peak, but block building promotes more short-lived
  * objects: at 4 MB native transfers were mined 4 to 8 % slower, at 2 MB ERC-20 transfers about 20 %
- * slower than at 4 MB (alternating rounds of bench/run.ts's workloads). A heap allowed to grow 30 % past
+ * slower than at 4 MB (alternating rounds of bench/run.ts's workloads). A heap allowed to grow 40 % past
  * what the last full collection kept (V8 lets it double, or more) takes another 20 to 40 MB off the peak
- * under load, for more frequent but short full collections of a live heap of about 40 MB. One V8
+ * under load, for more frequent but short full collections of a live heap of about 40 MB (at 30 %,
+ * 4 MB less at the read load's peak but native transfers mined about 4 % slower; at 50 %, 7 MB more). One V8
  * helper thread (Node's default is four) for concurrent marking and compilation: the node's own work
  * is one JavaScript thread, and four helpers per process contend with it, with LevelDB's threads and
  * with the clients and other nodes on the same machine (a local testnet runs several); on 2 cores this
  * mines about 20 % more transfers per second, with no change to reads or sync. Young-generation
  * collections also during a full collection's marking (V8 13 by default runs none until marking ends, so
  * at the 400+ MB/s eth_call allocates, the old space took in 30 to 40 MB of short-lived objects per
- * marking and the freed pages stayed pooled): peak RSS under the read load 125 to 130 MB instead of 165.
+ * marking and the freed pages stayed pooled): peak RSS under the read load 125 to 130 MB instead of 165
+ * (measured with 4 MB semi-spaces and 30 % growth; with these flags it is about 140 MB).
  */
 export const NODE_RUNTIME_FLAGS = [
-  '--max-semi-space-size=8', '--heap-growing-percent=30', '--v8-pool-size=1', '--no-separate-gc-phases',
+  '--max-semi-space-size=8', '--heap-growing-percent=40', '--v8-pool-size=1', '--no-separate-gc-phases',
 ] as const;
 
 function orConfigError<T>(what: string, run: () => T): T {
