@@ -311,7 +311,7 @@ async function runBlockTxs(
   await sm.commit();
   const stateRoot = await sm.getStateRoot();
   const accounts = new Map<string, Account | undefined>();
-  for (const address of sm.takeWritten()) accounts.set(address.toString(), await sm.getAccount(address));
+  for (const [id, address] of sm.takeWritten()) accounts.set(id, await sm.getAccount(address));
   const transactionsRoot = orderedTrieRoot(included.map(txBytes));
   const receiptsRoot = orderedTrieRoot(receipts.map(consensusReceipt));
   return { txs: included, receipts, stateRoot, receiptsRoot, transactionsRoot, logsBloom: bloom, gasUsed, paidFees, rejected, accounts };

@@ -175,22 +175,23 @@ export class BatchedStateManager extends MerkleStateManager {
    * the storage root a new copy would get and no waiting writes, so it is the same as a new copy.
    */
   readonly #storageTries = new Lru<string, BatchedTrie>(64);
-  /** Accounts written (put or deleted) since the last `takeWritten`, by 0x address. */
-  readonly #written = new Map<string, Address>();
+  /** Accounts written (put or deleted) since the last `takeWritten` (one Address object may repeat another). */
+  readonly #written = new Set<Address>();
 
-  override async putAccount(address: Address, account?: Account): Promise<void> {
-    this.#written.set(address.toString(), address);
+  override putAccount(address: Address, account?: Account): Promise<void> {
+    this.#written.add(address);
     return super.putAccount(address, account);
   }
 
-  override async deleteAccount(address: Address): Promise<void> {
-    this.#written.set(address.toString(), address);
+  override deleteAccount(address: Address): Promise<void> {
+    this.#written.add(address);
     return super.deleteAccount(address);
   }
 
-  /** The accounts written since the last call (some perhaps reverted since), and forgets them. */
-  takeWritten(): Address[] {
-    const written = [...this.#written.values()];
+  /** The accounts written since the last call, by 0x address (some perhaps reverted since), and forgets them. */
+  takeWritten(): Map<string, Address> {
+    const written = new Map<string, Address>();
+    for (const address of this.#written) written.set(address.toString(), address);
     this.#written.clear();
     return written;
   }
