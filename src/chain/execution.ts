@@ -277,7 +277,7 @@ async function runBlockTxs(
   let paidFees = 0n;
   // One checkpoint around the block, as runBlock takes: each transaction's own commit then stays in
   // the state caches, and the trie is written (and hashed) once per touched account, at the end.
-  sm.takeWritten(); // what an earlier, failed run wrote
+  sm.recordWrites();
   await sm.checkpoint();
   for (const tx of txs) {
     const price = (tx as { gasPrice: bigint }).gasPrice;

@@ -175,24 +175,29 @@ export class BatchedStateManager extends MerkleStateManager {
    * the storage root a new copy would get and no waiting writes, so it is the same as a new copy.
    */
   readonly #storageTries = new Lru<string, BatchedTrie>(64);
-  /** Accounts written (put or deleted) since the last `takeWritten` (one Address object may repeat another). */
-  readonly #written = new Set<Address>();
+  /** Accounts written (put or deleted) since `recordWrites` (one Address object may repeat another); undefined when not recording. */
+  #written: Set<Address> | undefined;
 
   override putAccount(address: Address, account?: Account): Promise<void> {
-    this.#written.add(address);
+    this.#written?.add(address);
     return super.putAccount(address, account);
   }
 
   override deleteAccount(address: Address): Promise<void> {
-    this.#written.add(address);
+    this.#written?.add(address);
     return super.deleteAccount(address);
   }
 
-  /** The accounts written since the last call, by 0x address (some perhaps reverted since), and forgets them. */
+  /** Starts noting the accounts written (a block's execution; calls, which revert, never ask). */
+  recordWrites(): void {
+    this.#written = new Set();
+  }
+
+  /** The accounts written since `recordWrites` (some perhaps reverted since), by 0x address; stops recording. */
   takeWritten(): Map<string, Address> {
     const written = new Map<string, Address>();
-    for (const address of this.#written) written.set(address.toString(), address);
-    this.#written.clear();
+    for (const address of this.#written ?? []) written.set(address.toString(), address);
+    this.#written = undefined;
     return written;
   }
 
