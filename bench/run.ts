@@ -57,10 +57,16 @@ process.on('SIGINT', () => { void Promise.all(running.map((p) => p.stop())).then
 type WriteKind = 'native' | 'erc20';
 /** Write workloads run this many times on each peer; the report shows each peer's median round. */
 const WRITE_ROUNDS = 3;
+/**
+ * Before the rounds, each peer runs this many transfers of each kind, not counted (as the reads'
+ * warm-up): a first round otherwise also times the compilation of the peer's write path.
+ */
+const WRITE_WARMUP = 500;
 
 interface Started {
   readonly name: PeerName; readonly peer: Peer; readonly token: Hex; readonly result: PeerResult;
-  /** Pre-signed transfers per round, and the results of the rounds run so far. */
+  /** Pre-signed transfers for the warm-up and per round, and the results of the rounds run so far. */
+  readonly warmup: Record<WriteKind, SignedTx[][]>;
   readonly transfers: Record<WriteKind, SignedTx[][]>[];
   readonly writes: Record<WriteKind, WriteResult[]>;
 }
@@ -84,14 +90,15 @@ async function benchAll(names: readonly PeerName[]): Promise<Partial<Record<Peer
       // Pre-signed before any timing, each round and workload on the nonces after the one before.
       const transfers: Record<WriteKind, SignedTx[][]>[] = [];
       let nonces = prepared.nonces;
-      const next = (kind: WriteKind) => {
-        const txs = buildTransfers(kind, nonces, prepared.token);
+      const next = (kind: WriteKind, count?: number) => {
+        const txs = buildTransfers(kind, nonces, prepared.token, count);
         nonces = nonces.map((n, s) => n + BigInt(txs[s]!.length));
         return txs;
       };
+      const warmup = { native: next('native', WRITE_WARMUP), erc20: next('erc20', WRITE_WARMUP) };
       for (let r = 0; r < WRITE_ROUNDS; r++) transfers.push({ native: next('native'), erc20: next('erc20') });
       const result: PeerResult = { command: peer.command, reads: {}, readHwm: {}, idleMb: peer.memory().rssMb, readPeakMb: 0, peakMb: 0 };
-      peers.push({ name, peer, token: prepared.token, result, transfers, writes: { native: [], erc20: [] } });
+      peers.push({ name, peer, token: prepared.token, result, warmup, transfers, writes: { native: [], erc20: [] } });
     }
     const inTurn = async (round: number, run: (p: Started) => Promise<void>) => {
       for (let i = 0; i < peers.length; i++) await run(peers[(round + i) % peers.length]!);
@@ -106,6 +113,12 @@ async function benchAll(names: readonly PeerName[]): Promise<Partial<Record<Peer
       });
     }
     for (const { peer, result } of peers) result.readPeakMb = peer.memory().hwmMb;
+    for (const kind of ['native', 'erc20'] as const) {
+      await inTurn(round++, async (p) => {
+        log(`${p.name}: ${WRITE_WARMUP} ${kind === 'native' ? 'native' : 'ERC-20'} transfers, warm-up (not counted)`);
+        await runWrites(p.peer.url, p.warmup[kind]);
+      });
+    }
     for (let r = 0; r < WRITE_ROUNDS; r++) {
       for (const kind of ['native', 'erc20'] as const) {
         await inTurn(round++, async (p) => {
@@ -172,7 +185,7 @@ for (const w of READ_WORKLOADS) {
   }
 }
 
-header(`(b) Writes: ${TRANSFER_COUNT} pre-signed legacy transactions over ${SENDER_COUNT} senders (one in flight per sender); median of ${WRITE_ROUNDS} rounds`);
+header(`(b) Writes: ${TRANSFER_COUNT} pre-signed legacy transactions over ${SENDER_COUNT} senders (one in flight per sender); median of ${WRITE_ROUNDS} rounds after a warm-up of ${WRITE_WARMUP} of each kind`);
 for (const [kind, get] of [['native transfers', (r: PeerResult) => r.native], ['ERC-20 transfers', (r: PeerResult) => r.erc20]] as const) {
   triple(`${kind}: accepted/s`, (r) => get(r)?.acceptedPerSecond);
   triple('    seconds until every receipt exists', (r) => get(r)?.minedSeconds, 2, false);

@@ -60,12 +60,12 @@ export interface SignedTx { readonly raw: Hex; readonly hash: Hex; readonly nonc
 const signed = (raw: Uint8Array, nonce: bigint): SignedTx => ({ raw: bytesToHex(raw) as Hex, hash: bytesToHex(keccak_256(raw)) as Hex, nonce });
 
 /**
- * TRANSFER_COUNT transactions spread round-robin over the senders, grouped per sender in nonce
- * order (each sender's list is sent in order, so no peer ever sees a nonce gap).
+ * `count` (TRANSFER_COUNT) transactions spread round-robin over the senders, grouped per sender in
+ * nonce order (each sender's list is sent in order, so no peer ever sees a nonce gap).
  */
-export function buildTransfers(kind: 'native' | 'erc20', nonces: readonly bigint[], token?: Hex): SignedTx[][] {
+export function buildTransfers(kind: 'native' | 'erc20', nonces: readonly bigint[], token?: Hex, count = TRANSFER_COUNT): SignedTx[][] {
   const perSender: SignedTx[][] = SENDER_KEYS.map(() => []);
-  for (let i = 0; i < TRANSFER_COUNT; i++) {
+  for (let i = 0; i < count; i++) {
     const s = i % SENDER_COUNT;
     const nonce = nonces[s]! + BigInt(perSender[s]!.length);
     const to = RECIPIENTS[i % RECIPIENTS.length]!;
