@@ -275,9 +275,9 @@ async function runBlockTxs(
   const bloom = new Uint8Array(256);
   let gasUsed = 0n;
   let paidFees = 0n;
+  sm.recordWrites();
   // One checkpoint around the block, as runBlock takes: each transaction's own commit then stays in
   // the state caches, and the trie is written (and hashed) once per touched account, at the end.
-  sm.recordWrites();
   await sm.checkpoint();
   for (const tx of txs) {
     const price = (tx as { gasPrice: bigint }).gasPrice;

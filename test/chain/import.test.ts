@@ -21,7 +21,8 @@ let writer: ChainWriter;
 
 Import.after(async () => { await chain?.close(); });
 
-const transfer = () => createLegacyTx({ nonce: nonce++, to: hexToBytes('0x09a1eda29f664ac8f68106f6567276df0c65d859'), value: 5n, gasLimit: 21_000n, gasPrice: 0n }, { common })
+const RECIPIENT = '0x09a1eda29f664ac8f68106f6567276df0c65d859';
+const transfer = () => createLegacyTx({ nonce: nonce++, to: hexToBytes(RECIPIENT), value: 5n, gasLimit: 21_000n, gasPrice: 0n }, { common })
   .sign(DEV_ACCOUNTS[0]!.privateKey);
 
 const build = (txs = [transfer()]) => writer.build({ coinbase: COINBASE, txs, timestamp: BigInt(Math.floor(Date.now() / 1000)), minimumGasPriceTarget: 0n });
@@ -49,14 +50,15 @@ Import('the accounts a block wrote read at its head as its state trie holds them
   assert.is((await writer.import(block)).result, 'IMPORTED_BEST');
   const root = block.header.stateRoot;
   const trieOnly = stateManagerAt(reader.trieDb, root, common); // no accounts handed over: reads walk the trie
-  for (const who of [bytesToHex(DEV_ACCOUNTS[0]!.address), '0x09a1eda29f664ac8f68106f6567276df0c65d859', bytesToHex(COINBASE)]) {
+  const sender = bytesToHex(DEV_ACCOUNTS[0]!.address);
+  for (const who of [sender, RECIPIENT, bytesToHex(COINBASE)]) {
     const address = createAddressFromString(who);
     const served = await reader.stateAt(root).getAccount(address);
     const stored = await trieOnly.getAccount(address);
     assert.equal(served && bytesToHex(served.serialize()), stored && bytesToHex(stored.serialize()), who);
   }
-  assert.is((await reader.stateAt(root).getAccount(createAddressFromString(bytesToHex(DEV_ACCOUNTS[0]!.address))))?.nonce, nonce);
-  assert.ok(await reader.stateAt(root).getAccount(createAddressFromString('0x09a1eda29f664ac8f68106f6567276df0c65d859')));
+  assert.is((await reader.stateAt(root).getAccount(createAddressFromString(sender)))?.nonce, nonce);
+  assert.ok(await reader.stateAt(root).getAccount(createAddressFromString(RECIPIENT)));
 });
 
 Import('blocks without a valid merged-mining proof are refused and change nothing', async () => {
