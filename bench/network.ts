@@ -109,6 +109,7 @@ async function network() {
     for (let b = 0; b < 5; b++) await mineOn(survivors[b % survivors.length]!);
     const restartAt = performance.now();
     await Promise.all(victims.map(launch));
+    const restarted = performance.now();
     await until(async () => {
       const heads = await Promise.all(members.map(async (m) => (await rpc(url(m), 'eth_getBlockByNumber', ['latest', false])).hash));
       return heads.every((h) => h === heads[0]);
@@ -119,7 +120,7 @@ async function network() {
       peersMin: Math.min(...peerCounts), peersMax: Math.max(...peerCounts),
       p50: percentile(delays, 50), p99: percentile(delays, 99), max: Math.max(...delays),
       rssMean: rss.reduce((a, b) => a + b, 0) / rss.length, rssMax: Math.max(...rss),
-      victims: victims.length, healSeconds: (healed - restartAt) / 1000,
+      victims: victims.length, healSeconds: (healed - restartAt) / 1000, startupSeconds: (restarted - restartAt) / 1000,
     };
   } finally {
     for (const m of members) {
@@ -184,7 +185,7 @@ const n = await network();
 console.log(`${NODES} nodes, node 0 the only bootnode: all started after ${n.startSeconds.toFixed(1)} s, every one at ≥ ${MIN_PEERS} peers after ${n.meshSeconds.toFixed(1)} s (${n.afterLastStart.toFixed(1)} s after the last start); peers per node ${n.peersMin}–${n.peersMax}`);
 console.log(`propagation to all ${NODES}, ${BLOCKS} blocks mined on random nodes: p50 ${n.p50.toFixed(1)} ms, p99 ${n.p99.toFixed(1)} ms, max ${n.max.toFixed(1)} ms  (goal p99 ≤ 200 ms: ${n.p99 <= 200 ? 'PASS' : 'MISS'})`);
 console.log(`resident memory per node: mean ${n.rssMean.toFixed(0)} MB, max ${n.rssMax.toFixed(0)} MB`);
-console.log(`${n.victims} nodes killed (-9) at random, 5 blocks mined meanwhile, restarted: every head agrees ${n.healSeconds.toFixed(1)} s after the restart  (goal ≤ 10 s: ${n.healSeconds <= 10 ? 'PASS' : 'MISS'})`);
+console.log(`${n.victims} nodes killed (-9) at random, 5 blocks mined meanwhile, restarted: every head agrees ${n.healSeconds.toFixed(1)} s after the restart, ${(n.healSeconds - n.startupSeconds).toFixed(1)} s after the last of them was up (starting them took ${n.startupSeconds.toFixed(1)} s)  (goal ≤ 10 s: ${n.healSeconds <= 10 ? 'PASS' : 'MISS'})`);
 const s = await sync();
 console.log(`sync of a late joiner from ${SYNC_PEERS} peers (each its own process): ${s.height} blocks with a transaction each in ${s.seconds.toFixed(2)} s from its start = ${s.rate.toFixed(0)} blocks/s, the first block after ${s.connectSeconds.toFixed(2)} s  (goal ≥ 1,500: ${s.rate >= 1500 ? 'PASS' : 'MISS'}; building them took ${s.built.toFixed(1)} s)`);
 process.exit(0);
