@@ -32,6 +32,8 @@ export interface LogEntry {
   readonly address: Hex;
   readonly topics: readonly Hex[];
   readonly data: Hex;
+  /** A log of the pending block (not mined yet): on the wire its position fields are null (spec 2.7). */
+  readonly pending?: true;
 }
 
 const includes = (set: readonly Hex[], value: Hex | undefined) => value !== undefined && set.includes(value);

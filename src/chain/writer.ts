@@ -12,7 +12,7 @@ import {
 import { encodeBody, encodeReceipts, makeBlock, type Block } from './block.ts';
 import { EMPTY, ZERO_HASH, uintBytes } from './bytes.ts';
 import {
-  BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult,
+  BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult, type StoredReceipt,
 } from './execution.ts';
 import { EMPTY_UNCLES_HASH, encodeFullHeader, headerHash, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './header.ts';
 import { ensureLogIndex, indexedMarkerOp, logIndexOps } from './logIndex.ts';
@@ -62,6 +62,8 @@ export interface Template {
   readonly hashForMergedMining: Uint8Array;
   readonly target: bigint;
   readonly rejected: readonly { tx: TypedTransaction; reason: string }[];
+  /** One per transaction: the pending block's logs come from them. */
+  readonly receipts: readonly StoredReceipt[];
   /** Trie nodes of the executed state (committed nodes plus this execution's): read `header.stateRoot` through it, never write. */
   readonly stateDb: DB<string, string | Uint8Array>;
 }
@@ -253,7 +255,7 @@ export class ChainWriter {
     this.#executions.set(bytesToHex(mergedMiningBaseHash(header)), exec);
     return Object.freeze({
       header, txs: exec.txs, uncles, hashForMergedMining: await this.hashForMergedMining(header),
-      target: targetFromDifficulty(header.difficulty), rejected: exec.rejected, stateDb: exec.overlay,
+      target: targetFromDifficulty(header.difficulty), rejected: exec.rejected, receipts: exec.receipts, stateDb: exec.overlay,
     });
   }
 

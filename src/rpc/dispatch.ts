@@ -50,8 +50,10 @@ export class Dispatcher {
       return errorResponse(null, new RpcError(INVALID_REQUEST, 'invalid request: id must be a string, a number or null'));
     }
     const replyId = (hasId ? id : null) as JsonRpcId;
-    if (r.jsonrpc !== undefined && r.jsonrpc !== '2.0') {
-      return errorResponse(replyId, new RpcError(INVALID_REQUEST, 'invalid request: jsonrpc must be "2.0"'));
+    // Spec 2.2 and 9.1: every request carries the version, so a missing one is as malformed as a wrong one.
+    if (r.jsonrpc !== '2.0') {
+      const problem = r.jsonrpc === undefined ? 'the jsonrpc member is missing' : `jsonrpc is ${JSON.stringify(r.jsonrpc)}`;
+      return errorResponse(replyId, new RpcError(INVALID_REQUEST, `invalid request: ${problem}; it must be "2.0"`));
     }
     if (typeof r.method !== 'string') return errorResponse(replyId, new RpcError(INVALID_REQUEST, 'invalid request: method must be a string'));
     if (r.params !== undefined && !Array.isArray(r.params)) {

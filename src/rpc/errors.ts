@@ -16,6 +16,8 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
+/** EIP-1474 "resource not found": outside JSON-RPC 2.0's envelope codes, which describe the request itself (docs/rpc-errors.md). */
+export const RESOURCE_NOT_FOUND = -32001;
 /** EIP-1474 "limit exceeded". */
 export const LIMIT_EXCEEDED = -32005;
 /** The reference's answer to personal_* on a node without a wallet. */
@@ -26,7 +28,7 @@ const KIND_CODES: Record<ErrorKind, number> = {
   INVALID_PARAMS: INVALID_PARAMS,
   EXECUTION_REVERTED: -32015,
   MM_SUBMIT_REJECTED: -33000,
-  BLOCK_NOT_FOUND: INVALID_REQUEST,
+  BLOCK_NOT_FOUND: RESOURCE_NOT_FOUND,
   UNAVAILABLE: INTERNAL_ERROR,
   LIMIT_EXCEEDED: LIMIT_EXCEEDED,
   FILTER_NOT_FOUND: -32000,

@@ -96,30 +96,36 @@ export function formatUncle(uncle: Block['header'], totalDifficulty: bigint) {
   return formatBlock(block, totalDifficulty, false);
 }
 
-/** Spec 2.7; `removed` is true for a log of a block that left the canonical chain. */
-export function formatLog(log: LogEntry, removed = false) {
+/**
+ * Spec 2.7. `removed` is given only in filter results (polls, filter logs, subscriptions): true for a
+ * log of a block that left the canonical chain. A pending log has no position: its block and
+ * transaction fields are null.
+ */
+export function formatLog(log: LogEntry, removed?: boolean) {
+  const mined = !log.pending;
   return {
-    removed,
-    logIndex: quantity(log.logIndex),
-    transactionIndex: quantity(log.txIndex),
-    transactionHash: log.txHash,
-    blockHash: log.blockHash,
-    blockNumber: quantity(log.blockNumber),
+    ...(removed === undefined ? {} : { removed }),
+    logIndex: mined ? quantity(log.logIndex) : null,
+    transactionIndex: mined ? quantity(log.txIndex) : null,
+    transactionHash: mined ? log.txHash : null,
+    blockHash: mined ? log.blockHash : null,
+    blockNumber: mined ? quantity(log.blockNumber) : null,
     address: log.address,
     data: log.data,
     topics: log.topics,
   };
 }
 
-/** The JSON text of each log not removed, kept while its entry lives (the log caches bound how long: src/chain/logQuery.ts, liveLogs.ts). */
+/** The JSON text of each log without `removed`, kept while its entry lives (the log caches bound how long: src/chain/logQuery.ts, liveLogs.ts). */
 const logTexts = new WeakMap<LogEntry, string>();
 
 /** formatLog as JSON text; a log read again (cached blocks, recent heads) is not written again. */
-export function logJson(log: LogEntry, removed = false): string {
+export function logJson(log: LogEntry, removed?: boolean): string {
   if (removed) return JSON.stringify(formatLog(log, true));
   let text = logTexts.get(log);
   if (text === undefined) logTexts.set(log, (text = JSON.stringify(formatLog(log))));
-  return text;
+  // A filter result's `removed: false` goes first, as formatLog places it.
+  return removed === false ? `{"removed":false,${text.slice(1)}` : text;
 }
 
 export function formatReceipt(block: Block, receipts: readonly StoredReceipt[], index: number) {

@@ -11,6 +11,7 @@ import { makeBlock, type Block } from '../chain/block.ts';
 import { hex } from '../chain/bytes.ts';
 import { CallExecutor } from '../chain/calls.ts';
 import { stateManagerAt } from '../chain/execution.ts';
+import { blockLogEntries, type LogEntry } from '../chain/logFilter.ts';
 import type { ChainReader } from '../chain/reader.ts';
 import type { Template } from '../chain/writer.ts';
 import { formatBlock, formatTx } from './format.ts';
@@ -22,6 +23,8 @@ export interface PendingBlock {
   readonly state: MerkleStateManager;
   /** eth_call / eth_estimateGas on that state. */
   readonly calls: CallExecutor;
+  /** Its transactions' logs, in order, marked pending (no position yet: spec 2.7). */
+  readonly logs: readonly LogEntry[];
 }
 
 /** Template building can execute a full block: allow it the miner's own build deadline. */
@@ -38,11 +41,13 @@ export class PendingBlocks {
     if (this.#last?.template === template) return this.#last.view;
     const { header } = template;
     const parentTd = (await this.reader.totalDifficulty(header.parentHash)) ?? 0n;
+    const block = makeBlock(header, template.txs, template.uncles);
     const view: PendingBlock = Object.freeze({
-      block: makeBlock(header, template.txs, template.uncles),
+      block,
       totalDifficulty: parentTd + header.difficulty + template.uncles.reduce((sum, u) => sum + u.difficulty, 0n),
       state: stateManagerAt(template.stateDb, header.stateRoot, this.reader.common, { caches: true }),
       calls: new CallExecutor(this.reader, 2, template.stateDb),
+      logs: blockLogEntries(block, template.receipts).map((log) => Object.freeze({ ...log, pending: true as const })),
     });
     this.#last = { template, view };
     return view;

@@ -85,7 +85,9 @@ export async function serveChain(chain: TestChain, opts: { idleTimeoutMs?: numbe
   const filters = spawnFilterSupervisor({ ...DEFAULT_FILTER_OPTIONS, ...opts }, { reader });
   await filters.ready;
   bus.subscribe(filters.ref, toLiveEvent);
-  const methods = { ...ethLogMethods({ reader }), ...ethFilterMethods({ reader, filters: filters.ref }) };
+  // No pool feeds this chain: its pending block has no logs.
+  const pending = { get: async () => ({ logs: [] }) };
+  const methods = { ...ethLogMethods({ reader, pending }), ...ethFilterMethods({ reader, pending, filters: filters.ref }) };
   const listener = spawnRpcListener(methods, defaultSwitches('regtest'), '127.0.0.1', 0, undefined, reader);
   await listener.ready;
   bus.subscribe(listener.ref, toLiveEvent);

@@ -85,10 +85,10 @@ Chain('receipt nodes: null for a transaction of another block, an error for an u
   const f = await chain();
   assert.is(await call('chain_getTransactionReceiptNodesByHash', [f.block.hash, f.deploy.transactionHash]), null);
   const err = await fails('chain_getTransactionReceiptNodesByHash', [UNKNOWN, f.nested.transactionHash]);
-  assert.is(err.code, -32600);
+  assert.is(err.code, -32001);
   assert.match(err.message, /Block with hash 0xabab.* not found/);
   const swapped = await fails('chain_getTransactionReceiptNodesByHash', [f.nested.transactionHash, f.block.hash]);
-  assert.is(swapped.code, -32600, 'parameters are [blockHash, txHash]');
+  assert.is(swapped.code, -32001, 'parameters are [blockHash, txHash]');
 });
 
 Chain('protocol versions and chain id agree across eth_, chain_ and net_', async () => {

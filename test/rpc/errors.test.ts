@@ -132,10 +132,11 @@ Errors('bad input never yields -32603 (internal error)', async () => {
 
 Errors('state reads at a block beyond the tip are an error, not a made-up answer', async () => {
   const err = await fails('eth_getBalance', [ZERO_ADDR, '0xffffff']);
-  assert.ok(err.code === -32600 || err.code === -32602, `${err.code} ${err.message}`);
-  assert.match(err.message, /not found|Invalid block/i);
+  // EIP-1474's "resource not found": -32600 would say the request itself was malformed.
+  assert.is(err.code, -32001, `${err.code} ${err.message}`);
+  assert.match(err.message, /Block 0xffffff not found/);
   const byHash = await fails('eth_getCode', [ZERO_ADDR, { blockHash: `0x${'11'.repeat(32)}` }]);
-  assert.ok(byHash.code === -32600 || byHash.code === -32602, `${byHash.code} ${byHash.message}`);
+  assert.is(byHash.code, -32001, `${byHash.code} ${byHash.message}`);
 });
 
 // ---------------------------------------------------------------- -32015

@@ -3,6 +3,7 @@ import { createActor, type Actor as MachineActor } from 'xstate';
 import { UNREF_CLOCK, type Clock } from '../../machines/clock.ts';
 import { hex, type Hex } from '../../chain/bytes.ts';
 import { LiveLogSource } from '../../chain/liveLogs.ts';
+import type { LogEntry } from '../../chain/logFilter.ts';
 import { Lru } from '../../chain/lru.ts';
 import type { ChainReader } from '../../chain/reader.ts';
 import { NodeError } from '../../errors.ts';
@@ -34,7 +35,12 @@ export interface FilterSupervisorDeps {
 interface Entry {
   readonly definition: FilterDefinition;
   readonly machine: MachineActor<typeof filterMachine>;
+  /** A log filter ending at `pending`: the pending logs its last poll reported, so the next reports only new ones. */
+  reportedPending: ReadonlySet<string>;
 }
+
+/** A pending log's identity while it stays pending: its transaction and place in the pending block. */
+const pendingKey = (log: LogEntry) => `${log.txHash}/${log.logIndex}`;
 
 interface SupervisorState {
   readonly filters: Map<Hex, Entry>;
@@ -116,14 +122,17 @@ export function filterSupervisorBehavior(deps: FilterSupervisorDeps, opts: Filte
             try { deps.self().tell({ type: 'filter.ended', id }); } catch { /* stopping: nothing to tidy */ }
           },
         });
-        s.filters.set(id, { definition, machine: machine.start() });
+        s.filters.set(id, { definition, machine: machine.start(), reportedPending: new Set() });
         return [s, id];
       },
-      'filter.changes': (s, { id }) => {
+      'filter.changes': (s, { id, pendingLogs }) => {
         const entry = installed(s, id);
         const changes = bufferedChanges(entry.machine.getSnapshot().context);
         entry.machine.send({ type: 'filter.polled' });
-        return [s, changes];
+        if (!pendingLogs) return [s, changes];
+        const fresh = pendingLogs.filter((log) => !entry.reportedPending.has(pendingKey(log)));
+        entry.reportedPending = new Set(pendingLogs.map(pendingKey));
+        return [s, [...changes, ...fresh.map((log) => ({ log, removed: false }))]];
       },
       'filter.definition': (s, { id }) => {
         const entry = installed(s, id);

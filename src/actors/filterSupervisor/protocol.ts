@@ -5,6 +5,7 @@
  * transactions on the bus. A restart loses the filters: their ids then get "filter not found".
  */
 import type { Hex } from '../../chain/bytes.ts';
+import type { LogEntry } from '../../chain/logFilter.ts';
 import type { FilterChange } from '../../machines/filter.machine.ts';
 import type { LiveLogFilter } from '../../rpc/filterParams.ts';
 import type { LiveEvent } from '../liveEvents.ts';
@@ -24,8 +25,12 @@ export type FilterSupervisorProtocol = {
   ask: {
     /** Installs a filter; its id, a QUANTITY. */
     'filter.install': { req: FilterDefinition; res: Hex };
-    /** Entries since the previous poll; restarts the idle timer. Throws FILTER_NOT_FOUND. */
-    'filter.changes': { req: { id: Hex }; res: FilterChange[] };
+    /**
+     * Entries since the previous poll; restarts the idle timer. Throws FILTER_NOT_FOUND. For a log
+     * filter ending at `pending`, the caller passes the pending block's matching logs: those the
+     * previous poll did not report come last.
+     */
+    'filter.changes': { req: { id: Hex; pendingLogs?: readonly LogEntry[] }; res: FilterChange[] };
     /** A log filter's definition, for eth_getFilterLogs; restarts the idle timer. Throws FILTER_NOT_FOUND. */
     'filter.definition': { req: { id: Hex }; res: FilterDefinition };
     /** True when it was installed; false when unknown or already gone. */

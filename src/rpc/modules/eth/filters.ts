@@ -12,27 +12,32 @@ import { logJson } from '../../format.ts';
 import { JsonArrayText } from '../../json.ts';
 import { method } from '../../method.ts';
 import { quantity, type Param } from '../../params.ts';
-import { findLogs } from './logs.ts';
+import { findLogs, isPendingEnd, matchingPendingLogs, type LogSources } from './logs.ts';
 
 /** A filter id: a QUANTITY, normalised (leading zeros dropped) so every spelling names the same filter. */
 const filterId: Param<Hex> = (raw, name) => toQuantity(quantity(raw, name));
 
 const changeJson = (c: FilterChange) => (typeof c === 'string' ? JSON.stringify(c) : logJson(c.log, c.removed));
 
-export const ethFilterMethods = (deps: Pick<RpcDeps, 'reader' | 'filters'>) => {
+export const ethFilterMethods = (deps: LogSources & Pick<RpcDeps, 'filters'>) => {
   const { filters } = deps;
   return {
     eth_newFilter: method([['filter', liveLogFilter]], ([filter]) => filters.ask('filter.install', { kind: 'logs', filter })),
     eth_newBlockFilter: method([], () => filters.ask('filter.install', { kind: 'blocks' })),
     eth_newPendingTransactionFilter: method([], () => filters.ask('filter.install', { kind: 'pendingTransactions' })),
-    eth_getFilterChanges: method([['filterId', filterId]], async ([id]) => new JsonArrayText((await filters.ask('filter.changes', { id })).map(changeJson))),
+    eth_getFilterChanges: method([['filterId', filterId]], async ([id]) => {
+      const definition = await filters.ask('filter.definition', { id });
+      const endsPending = definition.kind === 'logs' && isPendingEnd(definition.filter.scope.to);
+      const pendingLogs = endsPending ? await matchingPendingLogs(deps.pending, definition.filter.criteria) : undefined;
+      return new JsonArrayText((await filters.ask('filter.changes', { id, pendingLogs })).map(changeJson));
+    }),
     eth_getFilterLogs: method([['filterId', filterId]], async ([id]) => {
       const definition = await filters.ask('filter.definition', { id });
       if (definition.kind !== 'logs') {
         const kind = definition.kind === 'blocks' ? 'block' : 'pending transaction';
         throw invalidParams(`invalid argument 0 (filterId): ${id} is a ${kind} filter; eth_getFilterLogs reads log filters (use eth_getFilterChanges)`);
       }
-      return new JsonArrayText((await findLogs(deps.reader, definition.filter)).map((log) => logJson(log)));
+      return new JsonArrayText((await findLogs(deps, definition.filter)).map((log) => logJson(log, false)));
     }),
     eth_uninstallFilter: method([['filterId', filterId]], ([id]) => filters.ask('filter.uninstall', { id })),
   };

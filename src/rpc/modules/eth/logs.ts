@@ -1,41 +1,61 @@
 /** eth_getLogs (spec 4.3 'Logs and filters', limits of part 8). */
-import { bytesToHex } from '@ethereumjs/util';
 import { quantity } from '../../../chain/bytes.ts';
 import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from '../../../chain/logFilter.ts';
 import { queryLogs } from '../../../chain/logQuery.ts';
 import type { ChainReader } from '../../../chain/reader.ts';
-import { NodeError } from '../../../errors.ts';
-import type { RpcDeps } from '../../deps.ts';
+import type { PendingBlock } from '../../pending.ts';
 import { invalidParams } from '../../errors.ts';
 import { logQuery, type LogQuery, type RangeEnd } from '../../filterParams.ts';
 import { logJson } from '../../format.ts';
 import { JsonArrayText } from '../../json.ts';
 import { method } from '../../method.ts';
 
+/** Where logs come from: the stored chain, and the pending block (src/rpc/pending.ts). */
+export interface LogSources {
+  readonly reader: ChainReader;
+  readonly pending: { get(): Promise<Pick<PendingBlock, 'logs'>> };
+}
+
 /**
  * The logs a query selects, in chain order. A range is read against the head of the moment: tags
  * resolve to it, an end past it is cut to it, and a range starting past it is empty (nothing yet).
+ * `pending` is the block after the head (spec 2.1): a range ending at it also holds the pending
+ * block's logs, last and without position.
  */
-export async function findLogs(reader: ChainReader, q: LogQuery): Promise<LogEntry[]> {
+export async function findLogs(deps: LogSources, q: LogQuery): Promise<LogEntry[]> {
+  const { reader } = deps;
   if (q.scope.kind === 'block') return blockLogs(reader, q.scope.hash, q.criteria);
   const head = reader.head().number;
-  const at = (end: RangeEnd) => (end.kind === 'number' ? end.number : end.tag === 'earliest' ? 0n : head);
+  const at = (end: RangeEnd) => (end.kind === 'number' ? end.number : end.tag === 'earliest' ? 0n : end.tag === 'pending' ? head + 1n : head);
   const from = at(q.scope.from);
   const to = at(q.scope.to) < head ? at(q.scope.to) : head;
-  if (from > head) return [];
+  const withPending = isPendingEnd(q.scope.to) && from <= head + 1n;
+  const pending = withPending ? await matchingPendingLogs(deps.pending, q.criteria) : [];
+  if (from > head) return pending;
   if (from > to) throw invalidParams(`invalid argument 0 (filter): fromBlock ${quantity(from)} is after toBlock ${quantity(to)} (the head is ${quantity(head)})`);
-  return queryLogs(reader.store, q.criteria, from, to);
+  const mined = await queryLogs(reader.store, q.criteria, from, to);
+  return pending.length ? [...mined, ...pending] : mined;
 }
 
-/** The logs of one block, canonical or not; the bloom is checked before the receipts are read. */
+export const isPendingEnd = (end: RangeEnd) => end.kind === 'tag' && end.tag === 'pending';
+
+/** The pending block's logs that match. */
+export async function matchingPendingLogs(pending: LogSources['pending'], criteria: LogCriteria): Promise<LogEntry[]> {
+  return (await pending.get()).logs.filter((l) => matchesLog(criteria, l.address, l.topics));
+}
+
+/**
+ * The logs of one block, canonical or not; the bloom is checked before the receipts are read. A block
+ * this node does not have has no logs: an empty array (spec 4.3: "empty array when none match").
+ */
 async function blockLogs(reader: ChainReader, hash: Uint8Array, criteria: LogCriteria): Promise<LogEntry[]> {
   const block = await reader.getBlock(hash);
-  if (!block) throw new NodeError('BLOCK_NOT_FOUND', `Block with hash ${bytesToHex(hash)} not found`);
+  if (!block) return [];
   if (!bloomMayMatch(block.header.logsBloom, criteria)) return [];
   const receipts = await reader.getReceipts(hash);
   return blockLogEntries(block, receipts ?? []).filter((l) => matchesLog(criteria, l.address, l.topics));
 }
 
-export const ethLogMethods = (deps: Pick<RpcDeps, 'reader'>) => ({
-  eth_getLogs: method([['filter', logQuery]], async ([q]) => new JsonArrayText((await findLogs(deps.reader, q)).map((log) => logJson(log)))),
+export const ethLogMethods = (deps: LogSources) => ({
+  eth_getLogs: method([['filter', logQuery]], async ([q]) => new JsonArrayText((await findLogs(deps, q)).map((log) => logJson(log)))),
 });
