@@ -90,10 +90,11 @@ export function formatBlock(block: Block, totalDifficulty: bigint, fullTxs: bool
   };
 }
 
-/** An uncle seen through eth_getUncleBy*: a block object with no transactions of its own. */
+/** An uncle seen through eth_getUncleBy*: a header-only block object, without `transactions` (spec 2.4). */
 export function formatUncle(uncle: Block['header'], totalDifficulty: bigint) {
   const block: Block = { header: uncle, hash: headerHashOf(uncle), txs: [], uncles: [] };
-  return formatBlock(block, totalDifficulty, false);
+  const { transactions: _none, ...headerOnly } = formatBlock(block, totalDifficulty, false);
+  return headerOnly;
 }
 
 /**

@@ -12,8 +12,9 @@ const show = (raw: unknown) => {
   const s = JSON.stringify(raw);
   return s === undefined ? 'nothing' : s.length > 80 ? `${s.slice(0, 77)}...` : s;
 };
-/** Throws -32602 naming the parameter, what was expected and what came. */
+/** Throws -32602 naming the parameter, what was expected and what came (or that it is missing). */
 export const fail = (name: string, expected: string, raw: unknown): never => {
+  if (raw === undefined) throw invalidParams(`missing argument ${name}: expected ${expected}`);
   throw invalidParams(`invalid argument ${name}: expected ${expected}, got ${show(raw)}`);
 };
 

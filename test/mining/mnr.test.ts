@@ -94,9 +94,13 @@ Mnr('a late solution to an older template still lands; its sibling becomes an un
   assert.is(await rpc(node.url, 'eth_getUncleCountByBlockHash', [c.blockHash]), '0x1');
   const uncle = await rpc(node.url, 'eth_getUncleByBlockHashAndIndex', [c.blockHash, '0x0']);
   assert.is(uncle.hash, sibling.blockHash);
+  assert.not.ok('transactions' in uncle, 'an uncle is a header-only block object (spec 2.4)');
+  assert.equal(await rpc(node.url, 'eth_getUncleByBlockNumberAndIndex', [c.blockIncludedHeight, '0x0']), uncle);
   const blockC = await rpc(node.url, 'eth_getBlockByHash', [c.blockHash, false]);
   assert.equal(blockC.uncles, [sibling.blockHash]);
   assert.is(BigInt(blockC.cumulativeDifficulty), 2n, 'own difficulty plus the uncle');
+  const parentC = await rpc(node.url, 'eth_getBlockByHash', [blockC.parentHash, false]);
+  assert.is(BigInt(blockC.totalDifficulty), BigInt(parentC.totalDifficulty) + 2n, 'the total counts the uncle too');
   // the transfer is mined exactly once on the canonical chain: in B if B won, else again in C
   assert.is(blockC.transactions.length, bWins ? 0 : 1);
 });

@@ -209,7 +209,7 @@ Methods('every block selector form reads code, storage, nonce and balance at tha
   assert.is(await nonceAt(deploy), hexQ(BigInt(await nonceAt(before)) + 1n));
 });
 
-Methods("'earliest' and 0x0 read the genesis state; latest is the default", async () => {
+Methods("'earliest' and 0x0 read the genesis state; latest is the default where the block is optional", async () => {
   const { store } = await storeFixture();
   for (const sel of ['earliest', '0x0', { blockNumber: '0x0' }, { blockNumber: 'earliest' }]) {
     assert.is(await call('eth_getCode', [store, sel]), '0x');
@@ -217,9 +217,9 @@ Methods("'earliest' and 0x0 read the genesis state; latest is the default", asyn
     assert.is(await call('eth_getTransactionCount', [devA, sel]), '0x0');
     assert.is(await call('eth_getBalance', [devA, sel]), hexQ(10n ** 30n));
   }
-  assert.is(await call('eth_getStorageAt', [store, '0x0']), word(7n));
+  assert.is(await call('eth_getStorageAt', [store, '0x0', 'latest']), word(7n));
   assert.is(await call('eth_getBalance', [devA]), await call('eth_getBalance', [devA, 'latest']));
-  assert.is(await call('eth_getCode', [store]), await call('eth_getCode', [store, 'latest']));
+  assert.is(await call('eth_getTransactionCount', [devA]), await call('eth_getTransactionCount', [devA, 'latest']));
   // mapping entry: keccak(key . slot 1)
   const slot = ethers.keccak256(ethers.concat([ethers.zeroPadValue(devA, 32), ethers.zeroPadValue('0x01', 32)]));
   assert.is(await call('eth_getStorageAt', [store, slot, 'latest']), word(7n));

@@ -117,6 +117,22 @@ Pool('a same-nonce replacement needs the 40 % price bump; the replaced one is go
   await send(url, await sign(w, 5, { gasPrice: 14 }));
 });
 
+Pool('new price ≥ old × 1.4 replaces: at the default price 0, a second transaction with the nonce overwrites the first (raw and eth_sendTransaction)', async () => {
+  const url = await idleNode();
+  const raw = KEYS[4]!;
+  const first = await send(url, await sign(raw, 0, { gasPrice: 0, value: 1 }));
+  const second = await send(url, await sign(raw, 0, { gasPrice: 0, value: 2 }));
+  assert.is(await rpc(url, 'eth_getTransactionByHash', [first]), null);
+  assert.is((await rpc(url, 'eth_getTransactionByHash', [second])).value, '0x2');
+  // eth_sendTransaction: no gasPrice means the block minimum, 0 here; the nonce names the one to overwrite.
+  const from = KEYS[5]!.address;
+  const mine = await rpc<string>(url, 'eth_sendTransaction', [{ from, to: TO, value: '0x1' }]);
+  const over = await rpc<string>(url, 'eth_sendTransaction', [{ from, to: TO, value: '0x3', nonce: '0x0' }]);
+  assert.is(await rpc(url, 'eth_getTransactionByHash', [mine]), null);
+  assert.is((await rpc(url, 'eth_getTransactionByHash', [over])).value, '0x3');
+  assert.equal(Object.keys((await rpc(url, 'txpool_content')).pending[from.toLowerCase().slice(2)]), ['0']);
+});
+
 Pool('refusals: -32010 with the reason, nothing admitted', async () => {
   const url = await idleNode();
   const w = KEYS[3]!;

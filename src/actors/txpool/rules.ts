@@ -16,7 +16,7 @@ export interface TxPoolOptions {
   readonly accountSlots: number;
   /** Transactions held in all; past it the cheapest is evicted for a better-paying one. */
   readonly maxTxs: number;
-  /** Replacement needs a gas price at least this much higher, in percent (reference 40). */
+  /** Replacement needs a gas price at least this much higher, in percent (reference 40): new ≥ old × (100 + this) / 100. */
   readonly priceBumpPercent: bigint;
   /** Expiry (reference `transaction.outdated.threshold` / `.timeout`): more than this many blocks, or this long, since arrival. */
   readonly maxAgeBlocks: bigint;
@@ -92,11 +92,10 @@ export function admissionProblem(f: AdmissionFacts, opts: TxPoolOptions): Refusa
   if (intrinsic > tx.gasLimit) return refuse('intrinsicGas', `transaction's basic cost is above the gas limit: ${intrinsic} > ${tx.gasLimit} (intrinsic gas too low)`);
   const cap = head.minimumGasPrice * GAS_PRICE_CAP_FACTOR;
   if (cap > 0n && gasPrice > cap) return refuse('overpriced', `transaction's gas price exceeds cap: ${gasPrice} > ${cap} (${GAS_PRICE_CAP_FACTOR} × the block's minimum)`);
-  if (f.replacing !== undefined) {
-    const needed = (f.replacing * (100n + opts.priceBumpPercent)) / 100n;
-    if (gasPrice <= f.replacing || gasPrice < needed) {
-      return refuse('replacementUnderpriced', `gas price not enough to bump transaction: ${gasPrice} given, at least ${needed > f.replacing ? needed : f.replacing + 1n} needed (${opts.priceBumpPercent}% over ${f.replacing})`);
-    }
+  // The reference's rule, new ≥ old × 1.4 exactly: so a price of 0 (regtest's default) replaces 0 (docs/rpc-conformance.md).
+  if (f.replacing !== undefined && gasPrice * 100n < f.replacing * (100n + opts.priceBumpPercent)) {
+    const needed = (f.replacing * (100n + opts.priceBumpPercent) + 99n) / 100n;
+    return refuse('replacementUnderpriced', `gas price not enough to bump transaction: ${gasPrice} given, at least ${needed} needed (${opts.priceBumpPercent}% over ${f.replacing})`);
   }
   if (f.othersCost + cost > account.balance) {
     return refuse('insufficientFunds', `insufficient funds to pay for pending and new transactions: the sender has ${account.balance} wei, its pool transactions need ${f.othersCost + cost}`);

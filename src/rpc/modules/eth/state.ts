@@ -22,17 +22,18 @@ export const ethStateMethods = (deps: RpcDeps) => {
       const account = await (await stateAt(sel)).getAccount(new Address(a));
       return quantity(account?.nonce ?? 0n);
     }),
-    eth_getCode: method([['address', address], ['block', optional(blockSelector, LATEST)]], async ([a, sel]) =>
+    // Spec 4.3 marks the block of eth_getCode, eth_getStorageAt (and eth_getProof) required, unlike eth_getBalance's.
+    eth_getCode: method([['address', address], ['block', blockSelector]], async ([a, sel]) =>
       hex(await (await stateAt(sel)).getCode(new Address(a)))),
     eth_getStorageAt: method(
-      [['address', address], ['position', quantityParam], ['block', optional(blockSelector, LATEST)]],
+      [['address', address], ['position', quantityParam], ['block', blockSelector]],
       async ([a, slot, sel]) => {
         if (slot >= 1n << 256n) throw invalidParams('invalid argument 1 (position): must fit in 32 bytes');
         return hex(setLengthLeft(await (await stateAt(sel)).getStorage(new Address(a), slotKey(slot)), 32));
       },
     ),
     eth_getProof: method(
-      [['address', address], ['storageKeys', storageKeys], ['block', optional(blockSelector, LATEST)]],
+      [['address', address], ['storageKeys', storageKeys], ['block', blockSelector]],
       async ([a, keys, sel]) => {
         const proof = await getMerkleStateProof(await stateAt(sel), new Address(a), keys);
         return {
