@@ -140,6 +140,14 @@ Envelope('a request that is not an object is -32600', async () => {
   await assertAlive();
 });
 
+Envelope('a request without jsonrpc is -32600 (spec 2.2, 9.1), a notification too', async () => {
+  const { json } = await send({ id: 8, method: 'eth_chainId', params: [] });
+  assertError(json, -32600, 8);
+  assert.match(json.error.message, /jsonrpc member is missing/);
+  assertError((await send({ method: 'eth_chainId', params: [] })).json, -32600, null);
+  await assertAlive();
+});
+
 Envelope('a wrong jsonrpc version is -32600 with the id', async () => {
   for (const version of ['1.0', '3.0', 2, '']) {
     const { json } = await send({ jsonrpc: version, id: 8, method: 'eth_chainId', params: [] });

@@ -159,6 +159,32 @@ Filters('evm_revert: the reverted logs come back removed, and history forgets th
   assert.equal((await call<any[]>('eth_getLogs', [{ fromBlock: atHeight, toBlock: atHeight }])).map((l) => l.data), ['0x0c']);
 });
 
+Filters('`pending` (spec 2.1, 2.7): the pending block\'s logs, without position, in eth_getLogs, eth_getFilterLogs and once in eth_getFilterChanges', async () => {
+  const P = topic(0xc1);
+  const address = (await logger.getAddress()).toLowerCase();
+  const toPending = await call<string>('eth_newFilter', [{ toBlock: 'pending', topics: [P] }]);
+  const toLatest = await call<string>('eth_newFilter', [{ topics: [P] }]);
+  await call('evm_stopMining');
+  const sent = await logger.raw!([P], '0x51');
+  const pendingLog = { logIndex: null, transactionIndex: null, transactionHash: null, blockHash: null, blockNumber: null, address, data: '0x51', topics: [P] };
+  assert.equal(await call('eth_getLogs', [{ fromBlock: 'pending', toBlock: 'pending', topics: [P] }]), [pendingLog]);
+  assert.equal(await call('eth_getLogs', [{ fromBlock: 'latest', toBlock: 'pending', topics: [P] }]), [pendingLog]);
+  assert.equal(await call('eth_getLogs', [{ topics: [P] }]), [], 'latest alone holds no pending log');
+  assert.equal(await call('eth_getFilterLogs', [toPending]), [{ removed: false, ...pendingLog }]);
+  assert.equal(await call('eth_getFilterChanges', [toPending]), [{ removed: false, ...pendingLog }]);
+  assert.equal(await call('eth_getFilterChanges', [toPending]), [], 'a pending log is reported once');
+  assert.equal(await call('eth_getFilterChanges', [toLatest]), [], 'a filter ending at latest sees no pending log');
+
+  await call('evm_startMining');
+  const receipt = (await sent.wait())!;
+  const mined = await call<any[]>('eth_getFilterChanges', [toPending]);
+  assert.equal(mined.map((l) => [l.data, l.transactionHash, l.blockNumber, l.removed]), [['0x51', receipt.hash, ethers.toQuantity(receipt.blockNumber), false]]);
+  assert.equal(await call('eth_getFilterChanges', [toLatest]), mined);
+  assert.equal(await call('eth_getLogs', [{ fromBlock: 'pending', toBlock: 'pending', topics: [P] }]), []);
+  const { removed: _, ...plain } = mined[0];
+  assert.equal((await call('eth_getTransactionReceipt', [receipt.hash])).logs, [plain], 'receipt logs have no `removed`');
+});
+
 Filters('a filter nobody polls expires after the idle timeout: "filter not found"', async () => {
   const quick = await startTestNode({ filterTimeoutMs: 200 });
   try {

@@ -21,10 +21,13 @@ const text = (reply: unknown) => {
   return typeof out === 'string' ? out : out.toString('utf8');
 };
 
-Json('a log as JSON text is formatLog stringified, removed or not, and the same text when asked again', () => {
+Json('a log as JSON text is formatLog stringified, with removed (true or false) or without, and the same text when asked again', () => {
   assert.is(logJson(LOG), JSON.stringify(formatLog(LOG)));
+  assert.not.ok('removed' in formatLog(LOG));
   assert.is(logJson(LOG), logJson(LOG));
   assert.is(logJson(LOG, true), JSON.stringify(formatLog(LOG, true)));
+  assert.is(logJson(LOG, false), JSON.stringify(formatLog(LOG, false)));
+  assert.is(JSON.parse(logJson(LOG, false)).removed, false);
   assert.is(logJson(OTHER), JSON.stringify(formatLog(OTHER)));
 });
 
