@@ -186,6 +186,16 @@ Methods('eth_getProof: a proof checked against a different root is refused; an a
   assert.is(absent.proof.nonce, '0x0');
 });
 
+Methods("eth_getProof at 'earliest' proves the genesis state", async () => {
+  const { store } = await storeFixture();
+  const dev = await verifyAccountProof(devB, 'earliest');
+  assert.is(dev.header.number, '0x0');
+  assert.is(dev.proof.balance, hexQ(10n ** 30n), 'the genesis allocation');
+  const [, balance] = RLP.decode(dev.value!) as Uint8Array[];
+  assert.is(hexQ(bytesToBigInt(balance!)), dev.proof.balance);
+  assert.is((await verifyAccountProof(store, 'earliest')).value, null, 'the contract did not exist yet');
+});
+
 // ---------------------------------------------------------------- block selectors
 
 const selectorsOf = (b: any) => [b.number, { blockNumber: b.number }, b.hash, { blockHash: b.hash }, { blockHash: b.hash, requireCanonical: true }];
