@@ -5,6 +5,7 @@ export type ErrorKind =
   | 'TX_REJECTED' //          a transaction refused by the pool (reason in the message)
   | 'INVALID_PARAMS' //       a request value the node cannot use
   | 'EXECUTION_REVERTED' //   eth_call / eth_estimateGas hit REVERT (raw revert data in `data`)
+  | 'EXECUTION_FAILED' //     eth_call / eth_estimateGas failed otherwise: out of gas, invalid opcode, … (not a revert)
   | 'MM_SUBMIT_REJECTED' //   a merged-mining submission refused
   | 'BLOCK_NOT_FOUND' //      a block selector names a block this node does not have
   | 'UNAVAILABLE' //          the node cannot serve this right now (no work yet, mining off, …)

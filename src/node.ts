@@ -30,6 +30,7 @@ import { ChainReader } from './chain/reader.ts';
 import { ChainStore } from './chain/store.ts';
 import type { NodeConfig } from './config.ts';
 import { HostedGate } from './rpc/hosted.ts';
+import { withHostedRequirements } from './rpc/hostedParams.ts';
 import { buildMethods } from './rpc/modules/index.ts';
 import { PendingBlocks } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
@@ -117,7 +118,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);
-    const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader));
+    const served = gate ? withHostedRequirements(methods) : methods;
+    const listener = await start(spawnRpcListener(served, switches, config.rpcHost, config.rpcPort, gate || undefined, reader));
     bus.subscribe(listener.ref, toLiveEvent);
     const address = await listener.ref.ask('listener.address', {});
     return {

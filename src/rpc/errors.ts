@@ -16,7 +16,7 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
-/** EIP-1474 "resource not found": outside JSON-RPC 2.0's envelope codes, which describe the request itself (docs/rpc-errors.md). */
+/** EIP-1474 "resource not found": outside JSON-RPC 2.0's envelope codes, which describe the request itself (docs/rpc-conformance.md). */
 export const RESOURCE_NOT_FOUND = -32001;
 /** EIP-1474 "limit exceeded". */
 export const LIMIT_EXCEEDED = -32005;
@@ -27,6 +27,8 @@ const KIND_CODES: Record<ErrorKind, number> = {
   TX_REJECTED: -32010,
   INVALID_PARAMS: INVALID_PARAMS,
   EXECUTION_REVERTED: -32015,
+  // Next to the reference's revert code, so a client reading -32015 as a revert never misreads these (docs/rpc-conformance.md).
+  EXECUTION_FAILED: -32016,
   MM_SUBMIT_REJECTED: -33000,
   BLOCK_NOT_FOUND: RESOURCE_NOT_FOUND,
   UNAVAILABLE: INTERNAL_ERROR,

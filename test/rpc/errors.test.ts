@@ -90,6 +90,7 @@ const BAD_PARAMS: [what: string, method: string, params: unknown[], names: RegEx
   ['index not a quantity', 'eth_getTransactionByBlockNumberAndIndex', ['latest', 'first'], /index/],
   ['call object not an object', 'eth_call', ['0x00', 'latest'], /call/],
   ['call.to bad', 'eth_call', [{ to: '0x12' }, 'latest'], /to/],
+  ['call without to (spec 2.8: required for eth_call)', 'eth_call', [{ data: '0x00' }, 'latest'], /missing argument 0 \(call\)\.to/],
   ['call.gas not hex', 'eth_estimateGas', [{ to: ZERO_ADDR, gas: 21000 }], /gas/],
   ['call.data odd length', 'eth_call', [{ to: ZERO_ADDR, data: '0x123' }, 'latest'], /data/],
   ['web3_sha3 of non-hex', 'web3_sha3', ['hello'], /invalid argument 0 \(data\): expected hex data/],
@@ -180,6 +181,26 @@ Errors('custom error: -32015 "transaction reverted" with the Custom selector and
     assert.is(parsed?.name, 'Custom');
     assert.is(parsed?.args[0], 5n);
   }
+});
+
+// ---------------------------------------------------------------- -32016
+
+Errors('VM failures that are not reverts are -32016 with their own message, never -32015', async () => {
+  // Runtime code 0xfe (INVALID): PUSH1 0xfe PUSH1 0 MSTORE8 PUSH1 1 PUSH1 0 RETURN.
+  const hash = await call<string>('eth_sendTransaction', [{ from: devA.address, data: '0x60fe60005360016000f3', gas: '0x186a0' }]);
+  const invalid = (await receiptOf(hash)).contractAddress;
+  const opcode = await fails('eth_call', [{ to: invalid }, 'latest']);
+  assert.equal([opcode.code, opcode.message, opcode.data], [-32016, 'VM execution failed: invalid opcode', undefined]);
+  const outOfGas = await fails('eth_call', [{ to: store, data: iface.encodeFunctionData('set', [7n]), gas: '0x7530' }, 'latest']);
+  assert.equal([outOfGas.code, outOfGas.message], [-32016, 'VM execution failed: out of gas']);
+  const allowance = await fails('eth_estimateGas', [{ to: store, data: iface.encodeFunctionData('set', [7n]), gas: '0x7530' }]);
+  assert.equal([allowance.code, allowance.message], [-32016, 'gas required exceeds allowance (30000) or always failing transaction: out of gas']);
+  // Without a gas limit the bound is the pending block's gas limit (spec 2.8), not latest's: they differ while it moves to its target.
+  const [pending, latest] = await Promise.all(['pending', 'latest'].map((tag) => call('eth_getBlockByNumber', [tag, false])));
+  assert.is.not(pending.gasLimit, latest.gasLimit);
+  const always = await fails('eth_estimateGas', [{ to: invalid }]);
+  assert.equal([always.code, always.message], [-32016, `gas required exceeds allowance (${BigInt(pending.gasLimit)}) or always failing transaction: invalid opcode`]);
+  await assertAlive();
 });
 
 Errors('eth_call at a block where the contract does not exist yet returns empty data, not an error', async () => {

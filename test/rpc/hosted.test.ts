@@ -45,6 +45,16 @@ Hosted('no key: HTTP 401; an unknown key: HTTP 403; both with a JSON-RPC error t
   assert.is((await at(`/${OTHER_KEY}/`, 'eth_chainId')).json.result, '0x21');
 });
 
+Hosted('the hosted markers of spec 4.3: eth_call needs its block (-32602 naming it); eth_estimateGas without `to` stays served (README, Deviations)', async () => {
+  const dev = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';
+  const { json } = await at(`/${KEY}`, 'eth_call', [{ to: dev }]);
+  assert.is(json.error.code, -32602);
+  assert.match(json.error.message, /^missing argument 1 \(block\): the hosted endpoint requires the block selector of eth_call/);
+  assert.is((await at(`/${KEY}`, 'eth_call', [{ to: dev }, 'latest'])).json.result, '0x');
+  // A creation estimate (ethers, viem and web3.js deployments send no `to`).
+  assert.match((await at(`/${KEY}`, 'eth_estimateGas', [{ from: dev, data: '0x60006000f3' }])).json.result, /^0x[0-9a-f]+$/);
+});
+
 Hosted('the node holds no keys: eth_accounts [], signing methods and personal_* refuse; raw transactions work', async () => {
   assert.equal((await at(`/${KEY}`, 'eth_accounts')).json.result, []);
   const dev = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';

@@ -5,12 +5,13 @@ import type { CallResult } from '../../../chain/calls.ts';
 import { CALL_GAS_CAP } from '../../../chain/calls.ts';
 import { decodeTx, TxDecodeError } from '../../../chain/execution.ts';
 import { revertReason } from '../../../chain/revertReason.ts';
+import { nextGasLimit } from '../../../chain/rules.ts';
 import { NodeError, txRejected } from '../../../errors.ts';
 import { stateView } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { invalidParams } from '../../errors.ts';
 import { method } from '../../method.ts';
-import { blockSelector, data, LATEST, optional, txArgs } from '../../params.ts';
+import { blockSelector, callArgs, data, LATEST, optional, txArgs } from '../../params.ts';
 import { submitTx } from '../../transactions.ts';
 
 /** Largest signed transaction accepted (reference: 128 KiB). */
@@ -24,11 +25,11 @@ function revertError(result: CallResult): NodeError {
 }
 
 const failure = (result: CallResult) =>
-  result.error === 'revert' ? revertError(result) : new NodeError('EXECUTION_REVERTED', `VM Exception while processing transaction: ${result.error}`);
+  result.error === 'revert' ? revertError(result) : new NodeError('EXECUTION_FAILED', `VM execution failed: ${result.error}`);
 
 export const ethCallMethods = (deps: RpcDeps) => {
   return {
-    eth_call: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
+    eth_call: method([['call', callArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
       const { header, calls } = await stateView(deps, sel);
       const gas = args.gas !== undefined && args.gas < CALL_GAS_CAP ? args.gas : CALL_GAS_CAP;
       const result = await calls.call(header, args, gas);
@@ -36,14 +37,17 @@ export const ethCallMethods = (deps: RpcDeps) => {
       return hex(result.returnValue);
     }),
 
-    /** The smallest gas limit with which the call succeeds, by binary search. */
+    /**
+     * The smallest gas limit with which the call succeeds, by binary search; at most the call's gas
+     * or else the pending block's gas limit (spec 2.8), which follows from the head's (chain/rules.ts).
+     */
     eth_estimateGas: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
       const { header, calls } = await stateView(deps, sel);
-      const cap = args.gas ?? header.gasLimit;
+      const cap = args.gas ?? nextGasLimit(deps.reader.network, deps.reader.head().header.gasLimit);
       const atCap = await calls.call(header, args, cap);
       if (atCap.error) {
         if (atCap.error === 'revert') throw revertError(atCap);
-        throw new NodeError('EXECUTION_REVERTED', `gas required exceeds allowance (${cap}) or always failing transaction: ${atCap.error}`);
+        throw new NodeError('EXECUTION_FAILED', `gas required exceeds allowance (${cap}) or always failing transaction: ${atCap.error}`);
       }
       // Usually the gas used suffices; refunds and the 63/64 call rule can need more.
       if (!(await calls.call(header, args, atCap.gasUsed)).error) return `0x${atCap.gasUsed.toString(16)}`;
