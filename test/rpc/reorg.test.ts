@@ -123,7 +123,7 @@ Reorg('over WebSocket: every HTTP method, subscription errors, unsubscribe', asy
     [['logs', { blockHash: `0x${'11'.repeat(32)}` }], /blockHash is accepted by eth_getLogs only/],
     [['logs', { topics: ['0x12'] }], /invalid argument 1 \(filter\)\.topics\[0\]: expected a 32-byte hash/],
     [['newHeads', { address: '0x' }], /newHeads takes no options/],
-    [[], /invalid argument 0 \(subscription\): expected a string/],
+    [[], /missing argument 0 \(subscription\): expected a string/],
   ];
   for (const [params, message] of bad) {
     const reply = await client.request('eth_subscribe', params);
