@@ -19,7 +19,7 @@ export async function submitTx(deps: Pick<RpcDeps, 'txpool'>, tx: TypedTransacti
  * underpriced), value 0.
  */
 export async function unsignedTx(deps: Pick<RpcDeps, 'reader' | 'txpool'>, args: TxArgs, method: string): Promise<{ from: Hex; tx: LegacyTx }> {
-  if (!args.from) throw invalidParams(`invalid argument 0: ${method} needs 'from'`);
+  if (!args.from) throw invalidParams(`missing argument 0 (transaction).from: ${method} needs the account that signs (spec 4.3)`);
   const from = hex(args.from);
   const nonce = args.nonce ?? await deps.txpool.ask('pool.nextNonce', { sender: from });
   const tx = createLegacyTx({
