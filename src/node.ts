@@ -28,6 +28,7 @@ import { buildMethods } from './rpc/modules/index.ts';
 import { PendingBlocks } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { BlockReplayer } from './tracing/replay.ts';
+import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER, RpcWorkerPool } from './rpc/workers/pool.ts';
 
 export const CLIENT_VERSION = `mmnode/v0.1.0/${process.platform}-${process.arch}/node-${process.version}`;
 
@@ -59,8 +60,10 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => { resolveStopped = r; });
 
+  let workers: RpcWorkerPool | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      await workers?.close();
       for (const actor of started.reverse()) await actor.stop().catch((err) => console.error(err));
       resolveStopped();
     })();
@@ -105,9 +108,16 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     }, { reader }));
     bus.subscribe(filters.ref, toLiveEvent);
     const switches = config.rpcModules ?? defaultSwitches(config.network);
+    const gasCap = config.rpcGasCap ?? DEFAULT_GAS_CAP;
+    const workerCount = config.rpcWorkers ?? DEFAULT_RPC_WORKER_OPTIONS.size;
+    workers = new RpcWorkerPool(
+      { size: workerCount, timeoutMs: config.rpcEvmTimeoutMs ?? DEFAULT_RPC_WORKER_OPTIONS.timeoutMs, maxQueued: workerCount * QUEUED_PER_WORKER },
+      { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
+    );
+    // The main thread keeps an executor and a replayer for the pending block only (src/rpc/workers/methods.ts).
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader),
-      wallet, pending: new PendingBlocks(reader, miner.ref),
+      gasCap, workers, wallet, pending: new PendingBlocks(reader, miner.ref),
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);

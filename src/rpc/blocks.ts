@@ -48,8 +48,9 @@ export interface StateView {
   readonly calls: CallExecutor;
 }
 
-export async function stateView(deps: Pick<RpcDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<StateView> {
-  if (isPending(sel)) {
+/** `pending` reads as latest without a pending block (an RPC worker has none: src/rpc/workers/methods.ts). */
+export async function stateView(deps: Pick<RpcDeps, 'reader' | 'calls'> & { readonly pending?: PendingBlocks }, sel: BlockSelector): Promise<StateView> {
+  if (isPending(sel) && deps.pending) {
     const p = await deps.pending.get();
     return { header: p.block.header, state: p.state, calls: p.calls };
   }

@@ -11,6 +11,7 @@ import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainReader } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
 import type { PendingBlocks } from './pending.ts';
+import type { RpcWorkerPool } from './workers/pool.ts';
 
 export interface RpcDeps {
   readonly reader: ChainReader;
@@ -21,6 +22,10 @@ export interface RpcDeps {
   readonly filters: ActorRef<FilterSupervisorProtocol>;
   readonly miner: ActorRef<MinerProtocol>;
   readonly calls: CallExecutor;
+  /** Most gas one eth_call, eth_estimateGas or debug_traceCall may use (--rpc-gas-cap). */
+  readonly gasCap: bigint;
+  /** The worker threads that serve the methods which run the EVM (src/rpc/workers/methods.ts). */
+  readonly workers: RpcWorkerPool;
   /** Re-executes stored blocks for debug_* and trace_* traces. */
   readonly replayer: BlockReplayer;
   /** The node's accounts and keys (personal_*, eth_sign, eth_sendTransaction); absent when the node holds no keys. */

@@ -5,11 +5,9 @@
  * executing contract touched so far in the transaction.
  */
 import type { InterpreterStep } from '@ethereumjs/evm';
-import type { TypedTransaction } from '@ethereumjs/tx';
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import type { RunTxResult } from '@ethereumjs/vm';
 import { NodeError } from '../errors.ts';
-import type { TxTracer } from './replay.ts';
+import type { TracedTx, TxOutcome, TxTracer } from './replay.ts';
 
 export interface StructLogOptions {
   readonly disableMemory: boolean;
@@ -119,7 +117,7 @@ export function structLogTracer(opts: StructLogOptions, budget: TraceBudget): Tx
 
   return {
     listeners: { step: onStep },
-    finish(tx: TypedTransaction, run: RunTxResult): StructTrace {
+    finish(tx: TracedTx, run: TxOutcome): StructTrace {
       const r = run.execResult;
       const target = run.createdAddress ?? tx.to;
       return {

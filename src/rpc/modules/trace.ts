@@ -60,7 +60,7 @@ function ends(t: ParityTrace): [string | undefined, string | undefined] {
   return [a.from ?? undefined, to ?? undefined];
 }
 
-export const traceModule = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'pending'>) => {
+export const traceModule = (deps: Pick<RpcDeps, 'reader' | 'replayer'> & Partial<Pick<RpcDeps, 'pending'>>) => {
   const { reader, replayer } = deps;
 
   async function blockTraces(block: Block): Promise<ParityTrace[]> {
