@@ -44,6 +44,8 @@ export interface RunningNode {
   readonly events: EventBus<NodeEvent>;
   /** The peer manager: the testnet harness bans and unbans peers through it to partition nodes. */
   readonly peers: ActorRef<PeerManagerProtocol>;
+  /** The RPC worker threads (src/rpc/workers/pool.ts): tests and benchmarks read their state. */
+  readonly workers: RpcWorkerPool;
   /** Resolves when the node stops, by request or because an actor escalated a failure. */
   readonly stopped: Promise<void>;
   stop(): Promise<void>;
@@ -125,7 +127,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     bus.subscribe(listener.ref, toLiveEvent);
     const address = await listener.ref.ask('listener.address', {});
     return {
-      rpcUrl: `http://${address.address}:${address.port}`, reader, stopped, stop, peers: net.peerManager.ref, events: bus,
+      rpcUrl: `http://${address.address}:${address.port}`, reader, workers, stopped, stop, peers: net.peerManager.ref, events: bus,
       p2p: { peerId: p2pInfo.peerId, multiaddrs: p2pInfo.multiaddrs },
     };
   } catch (err) {

@@ -43,9 +43,8 @@ export const traceOptions: Param<TraceOptions> = (raw, name) => {
   const all = { ...raw, ...nested };
   let tracer = DEFAULT_OPTIONS.tracer;
   if (all.tracer !== undefined) {
-    if (typeof all.tracer !== 'string') throw invalidParams(`invalid argument ${name}.tracer: expected a tracer name (rskTracer or callTracer), got ${kind(all.tracer)}`);
-    const known = TRACERS.get(all.tracer.toLowerCase());
-    if (!known) throw invalidParams(`Invalid tracer type: ${all.tracer} (use rskTracer or callTracer)`);
+    const known = typeof all.tracer === 'string' ? TRACERS.get(all.tracer.toLowerCase()) : undefined;
+    if (!known) throw invalidParams(`Invalid tracer type: ${typeof all.tracer === 'string' ? all.tracer : kind(all.tracer)} in ${name}.tracer (use rskTracer or callTracer)`);
     tracer = known;
   }
   const flag = (key: (typeof FLAGS)[number]): boolean => {
@@ -63,8 +62,8 @@ export const traceOptions: Param<TraceOptions> = (raw, name) => {
 
 const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${JSON.stringify(v)}`);
 
-/** The longest Go duration `timeout` option accepted, in milliseconds. */
-const MAX_TIMEOUT_TEXT = /^(\d{1,9}(?:\.\d{1,3})?)(ms|s|m)$/;
+/** A Go duration as a tracer's `timeout` option takes it: "500ms", "2s", "1.5m". */
+const DURATION = /^(\d{1,9}(?:\.\d{1,3})?)(ms|s|m)$/;
 
 /**
  * The `timeout` of a tracer options object (a Go duration: "500ms", "2s", "1.5m"), in milliseconds,
@@ -73,7 +72,7 @@ const MAX_TIMEOUT_TEXT = /^(\d{1,9}(?:\.\d{1,3})?)(ms|s|m)$/;
 export function traceTimeoutMs(raw: unknown, name: string, maxMs: number): number | undefined {
   const value = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).timeout : undefined;
   if (value === undefined) return undefined;
-  const m = typeof value === 'string' ? MAX_TIMEOUT_TEXT.exec(value) : null;
+  const m = typeof value === 'string' ? DURATION.exec(value) : null;
   if (!m) throw invalidParams(`invalid argument ${name}.timeout: expected a duration such as "500ms" or "2s", got ${kind(value)}`);
   const ms = Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 's' ? 1000 : 60_000);
   if (!(ms >= 1 && ms <= maxMs)) throw invalidParams(`invalid argument ${name}.timeout: ${value} is outside 1ms to ${maxMs}ms (this node's --rpc-evm-timeout)`);
