@@ -12,11 +12,14 @@ import { WORKER_METHODS, workerMethods } from '../../src/rpc/workers/methods.ts'
 import type { ChainReader } from '../../src/chain/reader.ts';
 import { startChildNode, startTestNode, tempDir } from '../helpers/node.ts';
 import { post, rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
+import { SENDER } from '../helpers/traceFixture.ts';
 
 const Workers = suite('RPC workers');
 
 /** Init code that jumps back to its start forever: it ends only when its gas runs out. */
 const LOOP = '0x5b600056';
+/** Deploys a contract that loops while more than 10,000 gas is left (bench/heavy.ts has its code). */
+const BURNER_INIT = '0x600f600c600039600f6000f35b5a6127101015600d576000565b00';
 /** A call of the identity precompile: it returns its input. */
 const ECHO = { to: '0x0000000000000000000000000000000000000004', data: '0x1234' };
 
@@ -109,6 +112,30 @@ Workers('debug_traceCall: struct logs of the call on the state after a block, as
     assert.equal(t.structLogs[2].stack, ['0x2', '0x3']);
     assert.is(t.failed, false);
     assert.is(t.gas, 21_000 + 32_000 + 2 * 16 + 3 * 16 + 3 * 3 + 2, 'intrinsic (creation, data, init code word) and execution gas');
+  } finally {
+    await node.stop();
+  }
+});
+
+Workers('a struct-log trace of a 9.2M-gas transaction too large for 64 MiB fails with advice that works', async () => {
+  // A deadline that a busy machine cannot reach: this is about the advice, not the time.
+  const node = await startTestNode({ rpcWorkers: 1, rpcEvmTimeoutMs: 120_000 });
+  try {
+    const send = async (nonce: number, fields: object) => {
+      const raw = await SENDER.signTransaction({ type: 0, chainId: 33, gasPrice: 0, nonce, ...fields });
+      const hash = await rpc(node.url, 'eth_sendRawTransaction', [raw]);
+      return waitUntil(() => rpc(node.url, 'eth_getTransactionReceipt', [hash]), { what: 'the receipt' });
+    };
+    const burner = (await send(0, { data: BURNER_INIT, gasLimit: 100_000 })).contractAddress;
+    const burn = await send(1, { to: burner, gasLimit: 9_200_000 });
+    assert.ok(BigInt(burn.gasUsed) > 9_000_000n);
+    const full = await rpcError(node.url, 'debug_traceTransaction', [burn.transactionHash]);
+    assert.is(full.code, -32005);
+    assert.match(full.message, /passed 64 MiB after \d+ steps; disableMemory, disableStack and disableStorage make each step smaller/);
+    const bare = await rpcError(node.url, 'debug_traceTransaction', [burn.transactionHash, { disableMemory: true, disableStack: true, disableStorage: true }]);
+    assert.match(bare.message, /even without memory, stack and storage those steps would not fit: use the callTracer/);
+    const calls = await rpc(node.url, 'debug_traceTransaction', [burn.transactionHash, { tracer: 'callTracer' }]);
+    assert.is(calls.gasUsed, burn.gasUsed, 'the callTracer traces it');
   } finally {
     await node.stop();
   }
