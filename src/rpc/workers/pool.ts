@@ -1,6 +1,6 @@
 /**
  * The RPC worker pool (docs/rpc-workers.md, "Workers"): worker threads that run the requests which
- * execute EVM code, one request per worker at a time, so the main thread's event loop only parses,
+ * execute EVM code, a few per worker at a time, so the main thread's event loop only parses,
  * reads and writes. Each request has a deadline from its arrival; a request that passes it, or whose
  * client goes away, is dropped from the queue, or its worker is terminated (an EVM loop cannot be
  * interrupted otherwise) and replaced on the next demand. The queue is bounded: past it a request is
@@ -11,13 +11,19 @@ import { Worker } from 'node:worker_threads';
 import { NodeError } from '../../errors.ts';
 import { RpcError } from '../errors.ts';
 import { JsonText } from '../json.ts';
-import type { ToWorker, FromWorker, WorkerInit } from './protocol.ts';
+import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
 
 export const DEFAULT_RPC_WORKER_OPTIONS = {
   size: availableParallelism(), timeoutMs: 5_000,
 } as const;
 /** Requests that may wait per worker: more could not start before a 5 s deadline anyway. */
 export const QUEUED_PER_WORKER = 32;
+/**
+ * Requests a worker holds at once. More than one hides the messages' latency (a worker picks up the
+ * next request as soon as one awaits the database); a worker terminated for one of them (deadline,
+ * client gone) hands the others back to the queue.
+ */
+export const IN_FLIGHT_PER_WORKER = 16;
 /** --rpc-gas-cap's default. */
 export const DEFAULT_GAS_CAP = 50_000_000n;
 
@@ -35,20 +41,22 @@ interface Job {
   readonly params: unknown[];
   /** Starts the deadline (once). */
   startClock(): void;
+  /** Stops the deadline, for startClock to start it again. */
+  resetClock(): void;
   settle(outcome: { text: string } | { error: Error }): void;
 }
 
 interface Slot {
   readonly worker: Worker;
   ready: boolean;
-  job?: Job;
+  /** Requests sent to the worker and not answered yet, by message id. */
+  readonly jobs: Map<number, Job>;
 }
 
 /** A worker runs the node's main module, which serves as a worker off the main thread: src/main.ts, or the bundle this module is part of. */
 const ENTRY = import.meta.url.endsWith('.ts') ? new URL('../../main.ts', import.meta.url) : new URL(import.meta.url);
 
 export class RpcWorkerPool {
-  readonly #idle: Slot[] = [];
   readonly #slots = new Set<Slot>();
   readonly #queue: Job[] = [];
   #nextId = 0;
@@ -76,6 +84,10 @@ export class RpcWorkerPool {
             `${method} did not finish within ${timeoutMs} ms (this node's --rpc-evm-timeout is ${this.options.timeoutMs} ms): `
             + 'ask for less work (less gas, a callTracer, fewer blocks) or ask the operator for a longer timeout')), timeoutMs);
         },
+        resetClock: () => {
+          clearTimeout(timer);
+          timer = undefined;
+        },
         settle(outcome) {
           if (settled) return;
           settled = true;
@@ -92,9 +104,11 @@ export class RpcWorkerPool {
     });
   }
 
-  /** Workers running or starting, and requests waiting: for tests and the benchmark. */
-  stats(): { workers: number; busy: number; queued: number } {
-    return { workers: this.#slots.size, busy: [...this.#slots].filter((s) => s.job).length, queued: this.#queue.length };
+  /** Workers running or starting, requests they are running, and requests waiting: for tests and the benchmark. */
+  stats(): { workers: number; running: number; queued: number } {
+    let running = 0;
+    for (const slot of this.#slots) running += slot.jobs.size;
+    return { workers: this.#slots.size, running, queued: this.#queue.length };
   }
 
   /** Refuses what waits, and stops the workers: an idle one closes its database first, a busy one is terminated. */
@@ -103,7 +117,7 @@ export class RpcWorkerPool {
     const stopping = new NodeError('UNAVAILABLE', 'the node is stopping');
     for (const job of this.#queue.splice(0)) job.settle({ error: stopping });
     await Promise.all([...this.#slots].map(async (slot) => {
-      if (slot.job || !this.#idle.includes(slot)) return this.#retire(slot, stopping);
+      if (slot.jobs.size || !slot.ready) return this.#retire(slot, stopping);
       this.#slots.delete(slot);
       const exited = new Promise((r) => slot.worker.once('exit', r));
       slot.worker.postMessage({ stop: true } satisfies ToWorker);
@@ -112,53 +126,62 @@ export class RpcWorkerPool {
   }
 
   /**
-   * Whether a worker is ready or busy. A request's deadline runs from its arrival, but not while no
-   * worker has started yet (they start on demand, and after one was terminated; under tsx that takes seconds).
+   * Whether a worker is ready. A request's deadline runs from its arrival, but not while no worker
+   * has started yet (they start on demand, and after one was terminated; under tsx that takes seconds).
    */
   #serving(): boolean {
     for (const slot of this.#slots) if (slot.ready) return true;
     return false;
   }
 
+  /**
+   * Hands waiting requests to the least busy ready workers, up to IN_FLIGHT_PER_WORKER each, one
+   * message per worker; starts a worker when all are full.
+   */
   #pump(): void {
+    const sending = new Map<Slot, WorkerRequest[]>();
     while (this.#queue.length) {
-      const slot = this.#idle.pop();
+      let slot: Slot | undefined;
+      for (const s of this.#slots) if (s.ready && s.jobs.size < IN_FLIGHT_PER_WORKER && (!slot || s.jobs.size < slot.jobs.size)) slot = s;
       if (!slot) {
-        if (this.#slots.size < this.options.size) this.#spawn();
-        return;
+        if (this.#slots.size < this.options.size && [...this.#slots].every((s) => s.ready)) this.#spawn();
+        break;
       }
       const job = this.#queue.shift()!;
       job.startClock();
-      slot.job = job;
-      const message: ToWorker = { id: ++this.#nextId, method: job.method, params: job.params, head: this.head() };
-      slot.worker.postMessage(message);
+      const id = ++this.#nextId;
+      slot.jobs.set(id, job);
+      const requests = sending.get(slot) ?? [];
+      if (!requests.length) sending.set(slot, requests);
+      requests.push({ id, method: job.method, params: job.params, head: this.head() });
     }
+    for (const [slot, requests] of sending) slot.worker.postMessage({ requests } satisfies ToWorker);
   }
 
   #spawn(): void {
     const worker = new Worker(ENTRY, { workerData: this.init });
-    const slot: Slot = { worker, ready: false };
+    const slot: Slot = { worker, ready: false, jobs: new Map() };
     this.#slots.add(slot);
     worker.on('message', (msg: FromWorker) => {
       if ('ready' in msg) {
         slot.ready = true;
         for (const job of this.#queue) job.startClock();
-        this.#idle.push(slot);
         return this.#pump();
       }
-      const job = slot.job;
-      slot.job = undefined;
-      job?.settle('text' in msg ? msg : { error: new RpcError(msg.error.code, msg.error.message, msg.error.data) });
-      this.#idle.push(slot);
+      for (const answer of msg.answers) {
+        const job = slot.jobs.get(answer.id);
+        slot.jobs.delete(answer.id);
+        job?.settle('text' in answer ? answer : { error: new RpcError(answer.error.code, answer.error.message, answer.error.data) });
+      }
       this.#pump();
     });
     const lost = (err: Error) => {
       if (!this.#slots.has(slot)) return; // retired on purpose
-      const running = slot.job;
-      console.error(`[rpc workers] a worker stopped${running ? ` while running ${running.method}` : ''}:`, err.message);
-      void this.#retire(slot, new NodeError('UNAVAILABLE', `the worker running ${running?.method} stopped: ${err.message}`));
+      const running = [...slot.jobs.values()].map((j) => j.method);
+      console.error(`[rpc workers] a worker stopped${running.length ? ` while running ${running.join(', ')}` : ''}:`, err.message);
+      void this.#retire(slot, new NodeError('UNAVAILABLE', `the RPC worker running this request stopped: ${err.message}`));
       // A worker that stops before it is ready would fail every request: those waiting get its error.
-      if (!running && this.#slots.size === 0) {
+      if (!slot.ready && this.#slots.size === 0) {
         for (const job of this.#queue.splice(0)) job.settle({ error: new NodeError('UNAVAILABLE', `no RPC worker could start: ${err.message}`) });
       }
       this.#pump();
@@ -167,25 +190,33 @@ export class RpcWorkerPool {
     worker.on('exit', (code) => lost(new Error(`exit code ${code}`)));
   }
 
-  /** Drops a waiting job, or stops the worker running it (the EVM cannot be interrupted otherwise). */
+  /**
+   * Drops a waiting job, or stops the worker running it (the EVM cannot be interrupted otherwise): the
+   * other requests that worker held go back to the front of the queue (reads can run again), with a
+   * new deadline: the time they lost was not theirs.
+   */
   #cancel(job: Job, error: Error): void {
     const queued = this.#queue.indexOf(job);
     if (queued >= 0) this.#queue.splice(queued, 1);
     else {
-      const slot = [...this.#slots].find((s) => s.job === job);
-      if (slot) void this.#retire(slot, error);
+      const slot = [...this.#slots].find((s) => [...s.jobs.values()].includes(job));
+      if (slot) {
+        const others = [...slot.jobs.values()].filter((j) => j !== job);
+        for (const other of others) other.resetClock();
+        slot.jobs.clear();
+        void this.#retire(slot, error);
+        this.#queue.unshift(...others);
+      }
     }
     job.settle({ error });
     this.#pump();
   }
 
-  /** Takes the slot out of the pool and ends its worker; a replacement starts on the next demand. */
+  /** Takes the slot out of the pool and ends its worker, failing what it still held; a replacement starts on the next demand. */
   async #retire(slot: Slot, error: Error): Promise<void> {
     this.#slots.delete(slot);
-    const idle = this.#idle.indexOf(slot);
-    if (idle >= 0) this.#idle.splice(idle, 1);
-    slot.job?.settle({ error });
-    slot.job = undefined;
+    for (const job of slot.jobs.values()) job.settle({ error });
+    slot.jobs.clear();
     await slot.worker.terminate();
   }
 }

@@ -13,7 +13,7 @@ import { ChainStore } from '../../chain/store.ts';
 import { BlockReplayer } from '../../tracing/replay.ts';
 import { METHOD_NOT_FOUND, RpcError, toRpcError } from '../errors.ts';
 import { workerMethods } from './methods.ts';
-import type { FromWorker, ToWorker, WorkerInit } from './protocol.ts';
+import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from './protocol.ts';
 
 export async function serveRpcWorker(): Promise<void> {
   const port = parentPort!;
@@ -33,12 +33,13 @@ export async function serveRpcWorker(): Promise<void> {
     head = bytesToHex(hash);
   }
 
-  async function answer(msg: ToWorker): Promise<void> {
-    if ('stop' in msg) {
-      await reader.store.close();
-      return process.exit(0);
-    }
-    let reply: FromWorker;
+  const answers: WorkerAnswer[] = [];
+  const flush = () => {
+    port.postMessage({ answers: answers.splice(0) } satisfies FromWorker);
+  };
+
+  async function answer(msg: WorkerRequest): Promise<void> {
+    let reply: WorkerAnswer;
     try {
       const def = methods[msg.method];
       if (!def) throw new RpcError(METHOD_NOT_FOUND, `method not found: ${msg.method}`);
@@ -48,9 +49,13 @@ export async function serveRpcWorker(): Promise<void> {
       const { code, message, data } = toRpcError(err);
       reply = { id: msg.id, error: data === undefined ? { code, message } : { code, message, data } };
     }
-    port.postMessage(reply);
+    if (answers.push(reply) === 1) setImmediate(flush);
   }
 
-  port.on('message', (msg: ToWorker) => void answer(msg));
+  port.on('message', async (msg: ToWorker) => {
+    if ('requests' in msg) return void msg.requests.forEach(answer);
+    await reader.store.close();
+    process.exit(0);
+  });
   port.postMessage({ ready: true } satisfies FromWorker);
 }
