@@ -19,6 +19,7 @@ import { spawnRpcListener } from './actors/rpcListener/index.ts';
 import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool } from './actors/txpool/index.ts';
 import { CallExecutor } from './chain/calls.ts';
 import { createChainCommon } from './chain/execution.ts';
+import { LiveLogSource } from './chain/liveLogs.ts';
 import { NETWORKS } from './chain/networks.ts';
 import { ChainReader } from './chain/reader.ts';
 import { ChainStore } from './chain/store.ts';
@@ -105,9 +106,10 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       dir: join(config.dataDir, 'keystore'), scrypt: config.lightKdf ? LIGHT_SCRYPT : STANDARD_SCRYPT,
       devKeys: [...network.devAccounts.map((a) => a.privateKey), hexToBytes(REGTEST_MINER_KEY)],
     }) : undefined;
+    const liveLogs = new LiveLogSource(reader);
     const filters = await start(spawnFilterSupervisor({
       ...DEFAULT_FILTER_OPTIONS, idleTimeoutMs: config.filterTimeoutMs ?? DEFAULT_FILTER_OPTIONS.idleTimeoutMs,
-    }, { reader }));
+    }, { logs: liveLogs }));
     bus.subscribe(filters.ref, toLiveEvent);
     const switches = config.rpcModules ?? defaultSwitches(config.network);
     const gasCap = config.rpcGasCap ?? DEFAULT_GAS_CAP;
@@ -123,7 +125,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);
-    const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader));
+    const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader, liveLogs));
     bus.subscribe(listener.ref, toLiveEvent);
     const address = await listener.ref.ask('listener.address', {});
     return {

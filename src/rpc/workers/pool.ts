@@ -41,8 +41,6 @@ interface Job {
   readonly params: unknown[];
   /** Starts the deadline (once). */
   startClock(): void;
-  /** Stops the deadline, for startClock to start it again. */
-  resetClock(): void;
   settle(outcome: { text: string } | { error: Error }): void;
 }
 
@@ -84,10 +82,7 @@ export class RpcWorkerPool {
             `${method} did not finish within ${timeoutMs} ms (this node's --rpc-evm-timeout is ${this.options.timeoutMs} ms): `
             + 'ask for less work (less gas, a callTracer, fewer blocks) or ask the operator for a longer timeout')), timeoutMs);
         },
-        resetClock: () => {
-          clearTimeout(timer);
-          timer = undefined;
-        },
+
         settle(outcome) {
           if (settled) return;
           settled = true;
@@ -192,8 +187,8 @@ export class RpcWorkerPool {
 
   /**
    * Drops a waiting job, or stops the worker running it (the EVM cannot be interrupted otherwise): the
-   * other requests that worker held go back to the front of the queue (reads can run again), with a
-   * new deadline: the time they lost was not theirs.
+   * other requests that worker held go back to the front of the queue (reads can run again), with
+   * the deadline they have: a new one would let a queue of heavy requests outlive every deadline.
    */
   #cancel(job: Job, error: Error): void {
     const queued = this.#queue.indexOf(job);
@@ -202,7 +197,6 @@ export class RpcWorkerPool {
       const slot = [...this.#slots].find((s) => [...s.jobs.values()].includes(job));
       if (slot) {
         const others = [...slot.jobs.values()].filter((j) => j !== job);
-        for (const other of others) other.resetClock();
         slot.jobs.clear();
         void this.#retire(slot, error);
         this.#queue.unshift(...others);
