@@ -13,7 +13,7 @@ import { createExecutionVM, executionBlock, stateManagerAt, type StoredLog } fro
 import { Lru } from './lru.ts';
 import { OverlayTrieDb } from './trieDb.ts';
 import type { BlockHeader } from './header.ts';
-import type { ChainReader } from './reader.ts';
+import type { ChainView } from './reader.ts';
 import { NodeError } from '../errors.ts';
 import { attach, type TraceListeners, type TxTracer } from '../tracing/replay.ts';
 
@@ -55,7 +55,7 @@ export class CallExecutor {
 
   /** `trieDb`: where state is read; a pending block's execution passes its own (committed nodes plus its writes). */
   constructor(
-    private readonly reader: ChainReader,
+    private readonly reader: ChainView,
     private readonly maxVms = 4,
     private readonly trieDb: DB<string, string | Uint8Array> = reader.trieDb,
   ) {

@@ -9,7 +9,7 @@ import { bytesToHex } from '@ethereumjs/util';
 import type { Block } from './block.ts';
 import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from './logFilter.ts';
 import { Lru } from './lru.ts';
-import type { ChainReader } from './reader.ts';
+import type { ChainView } from './reader.ts';
 
 export interface LiveLog {
   readonly log: LogEntry;
@@ -32,7 +32,7 @@ export class LiveLogSource {
    */
   readonly #recent = new Lru<string, Promise<LogEntry[]>>(RECENT_BLOCKS);
 
-  constructor(private readonly reader: ChainReader) {}
+  constructor(private readonly reader: ChainView) {}
 
   /** A block's logs; concurrent askers (filters and subscriptions of the same head change) share one read. */
   #logsOf(block: Block): Promise<LogEntry[]> {

@@ -4,7 +4,7 @@ import { bytesToHex } from '@ethereumjs/util';
 import type { Block } from '../chain/block.ts';
 import type { CallExecutor } from '../chain/calls.ts';
 import type { BlockHeader } from '../chain/header.ts';
-import type { ChainReader } from '../chain/reader.ts';
+import type { ChainView } from '../chain/reader.ts';
 import { NodeError } from '../errors.ts';
 import type { RpcDeps } from './deps.ts';
 import type { BlockSelector } from './params.ts';
@@ -16,7 +16,7 @@ export const isPending = (sel: BlockSelector): boolean => sel.kind === 'tag' && 
  * The block a selector names, or undefined when this node has no such block. `pending` names the
  * pending block (pending.ts) when `pending` is given; without it, it reads as latest.
  */
-export async function findBlock(reader: ChainReader, sel: BlockSelector, pending?: PendingBlocks): Promise<Block | undefined> {
+export async function findBlock(reader: ChainView, sel: BlockSelector, pending?: PendingBlocks): Promise<Block | undefined> {
   switch (sel.kind) {
     case 'tag':
       if (sel.tag === 'pending' && pending) return (await pending.get()).block;
@@ -34,7 +34,7 @@ export async function findBlock(reader: ChainReader, sel: BlockSelector, pending
 }
 
 /** Like findBlock, but a missing block is an error (state reads cannot answer without one). */
-export async function requireBlock(reader: ChainReader, sel: BlockSelector): Promise<Block> {
+export async function requireBlock(reader: ChainView, sel: BlockSelector): Promise<Block> {
   const block = await findBlock(reader, sel);
   if (block) return block;
   const what = sel.kind === 'hash' ? `with hash ${bytesToHex(sel.hash)}` : sel.kind === 'number' ? `0x${sel.number.toString(16)}` : sel.tag;

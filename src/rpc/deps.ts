@@ -8,13 +8,13 @@ import type { PeerManagerProtocol } from '../actors/peerManager/index.ts';
 import type { MinerProtocol } from '../actors/miner/index.ts';
 import type { TxPoolProtocol } from '../actors/txpool/index.ts';
 import type { CallExecutor } from '../chain/calls.ts';
-import type { ChainReader } from '../chain/reader.ts';
+import type { ChainView } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
 import type { PendingBlocks } from './pending.ts';
 import type { RpcWorkerPool } from './workers/pool.ts';
 
 export interface RpcDeps {
-  readonly reader: ChainReader;
+  readonly reader: ChainView;
   /** The chain actor: only evm_revert and evm_reset ask it, to rewind the head. */
   readonly chain: ActorRef<ChainProtocol>;
   readonly txpool: ActorRef<TxPoolProtocol>;

@@ -11,7 +11,7 @@ import { runTx, type RunTxResult } from '@ethereumjs/vm';
 import type { Block } from '../chain/block.ts';
 import { ZERO_HASH } from '../chain/bytes.ts';
 import { createExecutionVM, executionBlock, stateManagerAt } from '../chain/execution.ts';
-import type { ChainReader } from '../chain/reader.ts';
+import type { ChainView } from '../chain/reader.ts';
 import { OverlayTrieDb } from '../chain/trieDb.ts';
 import { NodeError } from '../errors.ts';
 
@@ -52,7 +52,7 @@ export class BlockReplayer {
   #running = 0;
   readonly #waiting: (() => void)[] = [];
 
-  constructor(private readonly reader: ChainReader) {}
+  constructor(private readonly reader: ChainView) {}
 
   /** The trace of transaction `index` of `block`, after re-executing the ones before it. */
   async traceTx<T>(block: Block, index: number, tracer: TxTracer<T>): Promise<T> {

@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { IN_FLIGHT_PER_WORKER, QUEUED_PER_WORKER } from '../../src/rpc/workers/pool.ts';
 import { WORKER_METHODS, workerMethods } from '../../src/rpc/workers/methods.ts';
-import type { ChainReader } from '../../src/chain/reader.ts';
+import type { ChainView } from '../../src/chain/reader.ts';
 import { startChildNode, startTestNode, tempDir } from '../helpers/node.ts';
 import { post, rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
 import { SENDER } from '../helpers/traceFixture.ts';
@@ -37,7 +37,7 @@ function ordered(url: string) {
 }
 
 Workers('every method that runs the EVM is served by the workers, and no other', () => {
-  const served = Object.keys(workerMethods({ reader: {} as ChainReader, calls: {} as never, replayer: {} as never, gasCap: 1n }));
+  const served = Object.keys(workerMethods({ reader: {} as ChainView, calls: {} as never, replayer: {} as never, gasCap: 1n }));
   assert.equal(served.sort(), Object.keys(WORKER_METHODS).sort());
 });
 

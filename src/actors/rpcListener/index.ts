@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { LiveLogSource } from '../../chain/liveLogs.ts';
-import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainView } from '../../chain/reader.ts';
 import { Dispatcher } from '../../rpc/dispatch.ts';
 import type { Methods } from '../../rpc/method.ts';
 import type { HostedGate } from '../../rpc/hosted.ts';
@@ -27,7 +27,7 @@ export type RpcListenerProtocol = {
  * mode, see src/rpc/hosted.ts; `logs`: the node's one live-log source, shared with the polling filters.
  */
 export function spawnRpcListener(
-  methods: Methods, switches: RpcSwitches, host: string, port: number, gate: HostedGate | undefined, reader: ChainReader, logs: LiveLogSource,
+  methods: Methods, switches: RpcSwitches, host: string, port: number, gate: HostedGate | undefined, reader: ChainView, logs: LiveLogSource,
 ): Actor<RpcListenerProtocol> {
   return spawn<RpcListenerProtocol, { server: Server; address: AddressInfo; hub: WsHub }>('rpcListener', {
     async init() {
