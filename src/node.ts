@@ -17,7 +17,6 @@ import { startNetwork } from './network/index.ts';
 import { spawnMiner } from './actors/miner/index.ts';
 import { spawnRpcListener } from './actors/rpcListener/index.ts';
 import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool } from './actors/txpool/index.ts';
-import { CallExecutor } from './chain/calls.ts';
 import { createChainCommon } from './chain/execution.ts';
 import { LiveLogSource } from './chain/liveLogs.ts';
 import { NETWORKS } from './chain/networks.ts';
@@ -118,9 +117,9 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       { size: workerCount, timeoutMs: config.rpcEvmTimeoutMs ?? DEFAULT_RPC_WORKER_OPTIONS.timeoutMs, maxQueued: workerCount * QUEUED_PER_WORKER },
       { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
     );
-    // The main thread keeps an executor and a replayer for the pending block only (src/rpc/workers/methods.ts).
+    // The main thread keeps a replayer for traces of the pending block only (src/rpc/workers/methods.ts).
     const methods = buildMethods({
-      reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader),
+      reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, replayer: new BlockReplayer(reader),
       gasCap, workers, wallet, pending: new PendingBlocks(reader, miner.ref),
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
     }, switches);

@@ -6,7 +6,7 @@ import type { CallExecutor } from '../chain/calls.ts';
 import type { BlockHeader } from '../chain/header.ts';
 import type { ChainView } from '../chain/reader.ts';
 import { NodeError } from '../errors.ts';
-import type { RpcDeps } from './deps.ts';
+import type { EvmDeps } from './deps.ts';
 import type { BlockSelector } from './params.ts';
 import type { PendingBlocks } from './pending.ts';
 
@@ -45,15 +45,23 @@ export async function requireBlock(reader: ChainView, sel: BlockSelector): Promi
 export interface StateView {
   readonly header: BlockHeader;
   readonly state: MerkleStateManager;
-  readonly calls: CallExecutor;
+  /** Absent on the main thread for a stored block: calls there run on the RPC workers (src/rpc/workers/methods.ts). */
+  readonly calls?: CallExecutor;
 }
 
-/** `pending` reads as latest without a pending block (an RPC worker has none: src/rpc/workers/methods.ts). */
-export async function stateView(deps: Pick<RpcDeps, 'reader' | 'calls'> & { readonly pending?: PendingBlocks }, sel: BlockSelector): Promise<StateView> {
+/** `pending` reads as latest without a pending block (an RPC worker has none). */
+export async function stateView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<StateView> {
   if (isPending(sel) && deps.pending) {
     const p = await deps.pending.get();
     return { header: p.block.header, state: p.state, calls: p.calls };
   }
   const { header } = await requireBlock(deps.reader, sel);
   return { header, state: deps.reader.stateAt(header.stateRoot), calls: deps.calls };
+}
+
+/** A state view to run calls on. */
+export async function callView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<Required<StateView>> {
+  const view = await stateView(deps, sel);
+  if (!view.calls) throw new Error('a call at a stored block reached the main thread: calls run on the RPC workers');
+  return view as Required<StateView>;
 }

@@ -21,12 +21,11 @@ export interface RpcDeps {
   /** Owner of the polling filters (eth_newFilter and the rest). */
   readonly filters: ActorRef<FilterSupervisorProtocol>;
   readonly miner: ActorRef<MinerProtocol>;
-  readonly calls: CallExecutor;
   /** Most gas one eth_call, eth_estimateGas or debug_traceCall may use (--rpc-gas-cap). */
   readonly gasCap: bigint;
   /** The worker threads that serve the methods which run the EVM (src/rpc/workers/methods.ts). */
   readonly workers: RpcWorkerPool;
-  /** Re-executes stored blocks for debug_* and trace_* traces. */
+  /** Re-executes blocks for debug_* and trace_* traces: on the main thread, only the pending block (src/rpc/workers/methods.ts). */
   readonly replayer: BlockReplayer;
   /** The node's accounts and keys (personal_*, eth_sign, eth_sendTransaction); absent when the node holds no keys. */
   readonly wallet?: Wallet;
@@ -38,3 +37,9 @@ export interface RpcDeps {
   readonly peers: ActorRef<PeerManagerProtocol>;
   readonly sync: ActorRef<BlockSyncProtocol>;
 }
+
+/**
+ * What the methods that run the EVM use (src/rpc/workers/methods.ts): on a worker, an executor for
+ * calls at stored blocks; on the main thread, which serves them only for it, the pending block.
+ */
+export type EvmDeps = Pick<RpcDeps, 'reader' | 'replayer' | 'gasCap'> & { readonly calls?: CallExecutor; readonly pending?: PendingBlocks };

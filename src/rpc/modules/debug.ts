@@ -8,8 +8,8 @@ import { formatCallTrace } from '../../tracing/callTracer.ts';
 import { callFrameTracer } from '../../tracing/frames.ts';
 import type { TxTracer } from '../../tracing/replay.ts';
 import { structLogTracer, TraceBudget } from '../../tracing/structLogger.ts';
-import { findBlock, stateView } from '../blocks.ts';
-import type { RpcDeps } from '../deps.ts';
+import { callView, findBlock } from '../blocks.ts';
+import type { EvmDeps, RpcDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
 import { method } from '../method.ts';
 import { blockSelector, hash32, LATEST, optional, txArgs, type Param } from '../params.ts';
@@ -80,7 +80,7 @@ export function traceTimeoutMs(raw: unknown, name: string, maxMs: number): numbe
 }
 
 /** The debug_* methods that run the EVM, served by the RPC workers (docs/rpc-workers.md). */
-export const debugTraceMethods = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'calls' | 'gasCap'> & Partial<Pick<RpcDeps, 'pending'>>) => {
+export const debugTraceMethods = (deps: EvmDeps) => {
   const { reader, replayer } = deps;
   const options = ['options', optional(traceOptions, DEFAULT_OPTIONS)] as const;
 
@@ -114,13 +114,13 @@ export const debugTraceMethods = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'c
     debug_traceBlockByNumber: method([['block', blockSelector], options], async ([sel, opts]) => traceBlock(await findBlock(reader, sel, deps.pending), opts)),
     /** A call traced on the state after a block, as eth_call runs it (the same gas cap). */
     debug_traceCall: method([['call', txArgs], ['block', optional(blockSelector, LATEST)], options], async ([args, sel, opts]) => {
-      const { header, calls } = await stateView(deps, sel);
+      const { header, calls } = await callView(deps, sel);
       return calls.trace(header, args, callGas(args, deps.gasCap), tracerFactory(opts)());
     }),
   };
 };
 
-export const debugModule = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'peers' | 'pending' | 'calls' | 'gasCap'>) => {
+export const debugModule = (deps: EvmDeps & Pick<RpcDeps, 'peers'>) => {
   return {
     ...debugTraceMethods(deps),
     /** Messages waiting in the p2p layer's queues: none until that layer exists. */

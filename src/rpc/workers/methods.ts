@@ -1,16 +1,12 @@
 /** The methods the RPC workers serve: every one that runs the EVM (docs/rpc-workers.md, "Workers"). */
-import type { RpcDeps } from '../deps.ts';
+import type { EvmDeps } from '../deps.ts';
 import { traceTimeoutMs, debugTraceMethods } from '../modules/debug.ts';
 import { ethCallMethods } from '../modules/eth/calls.ts';
 import { traceModule } from '../modules/trace.ts';
 import type { Methods } from '../method.ts';
-import type { PendingBlocks } from '../pending.ts';
 import type { RpcWorkerPool } from './pool.ts';
 
-/** What they need; a worker has no pending block (see onWorkers). */
-export type WorkerMethodDeps = Pick<RpcDeps, 'reader' | 'calls' | 'replayer' | 'gasCap'> & { readonly pending?: PendingBlocks };
-
-export const workerMethods = (deps: WorkerMethodDeps): Methods => ({ ...ethCallMethods(deps), ...debugTraceMethods(deps), ...traceModule(deps) });
+export const workerMethods = (deps: EvmDeps): Methods => ({ ...ethCallMethods(deps), ...debugTraceMethods(deps), ...traceModule(deps) });
 
 /** For each, the position of its block selector and of its tracer options, if it takes them. */
 export const WORKER_METHODS: Readonly<Record<string, { readonly block?: number; readonly options?: number }>> = {

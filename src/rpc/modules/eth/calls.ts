@@ -5,8 +5,8 @@ import type { CallResult } from '../../../chain/calls.ts';
 import { decodeTx, TxDecodeError } from '../../../chain/execution.ts';
 import { revertReason } from '../../../chain/revertReason.ts';
 import { NodeError, txRejected } from '../../../errors.ts';
-import { stateView } from '../../blocks.ts';
-import type { RpcDeps } from '../../deps.ts';
+import { callView } from '../../blocks.ts';
+import type { EvmDeps, RpcDeps } from '../../deps.ts';
 import { invalidParams } from '../../errors.ts';
 import { method } from '../../method.ts';
 import { blockSelector, data, LATEST, optional, txArgs, type TxArgs } from '../../params.ts';
@@ -36,10 +36,10 @@ export function callGas(args: TxArgs, gasCap: bigint, fallback = gasCap): bigint
 }
 
 /** eth_call and eth_estimateGas: the EVM-running reads, served by the RPC workers (docs/rpc-workers.md). */
-export const ethCallMethods = (deps: Pick<RpcDeps, 'reader' | 'calls' | 'gasCap'> & Partial<Pick<RpcDeps, 'pending'>>) => {
+export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending' | 'gasCap'>) => {
   return {
     eth_call: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
-      const { header, calls } = await stateView(deps, sel);
+      const { header, calls } = await callView(deps, sel);
       const result = await calls.call(header, args, callGas(args, deps.gasCap));
       if (result.error) throw failure(result);
       return hex(result.returnValue);
@@ -47,7 +47,7 @@ export const ethCallMethods = (deps: Pick<RpcDeps, 'reader' | 'calls' | 'gasCap'
 
     /** The smallest gas limit with which the call succeeds, by binary search. */
     eth_estimateGas: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
-      const { header, calls } = await stateView(deps, sel);
+      const { header, calls } = await callView(deps, sel);
       const cap = callGas(args, deps.gasCap, header.gasLimit);
       const atCap = await calls.call(header, args, cap);
       if (atCap.error) {
