@@ -6,7 +6,9 @@
  */
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
+import WebSocket from 'ws';
 import * as assert from 'uvu/assert';
+import { ConfigError, parseConfig } from '../../src/config.ts';
 import { IN_FLIGHT_PER_WORKER, QUEUED_PER_WORKER } from '../../src/rpc/workers/pool.ts';
 import { WORKER_METHODS, workerMethods } from '../../src/rpc/workers/methods.ts';
 import type { ChainView } from '../../src/chain/reader.ts';
@@ -35,6 +37,16 @@ function ordered(url: string) {
     },
   };
 }
+
+Workers('flags: --rpc-workers, --rpc-evm-timeout and --rpc-gas-cap, positive whole numbers', () => {
+  const c = parseConfig(['--rpc-workers', '3', '--rpc-evm-timeout', '2500', '--rpc-gas-cap', '1000000']);
+  assert.equal([c.rpcWorkers, c.rpcEvmTimeoutMs, c.rpcGasCap], [3, 2500, 1_000_000n]);
+  const defaults = parseConfig([]);
+  assert.equal([defaults.rpcWorkers, defaults.rpcEvmTimeoutMs, defaults.rpcGasCap], [undefined, undefined, undefined]);
+  for (const [flag, value] of [['--rpc-workers', '0'], ['--rpc-evm-timeout', '1.5'], ['--rpc-gas-cap', '0'], ['--rpc-gas-cap', '5e7']]) {
+    assert.throws(() => parseConfig([flag!, value!]), (e: Error) => e instanceof ConfigError && e.message.startsWith(flag!));
+  }
+});
 
 Workers('every method that runs the EVM is served by the workers, and no other', () => {
   const served = Object.keys(workerMethods({ reader: {} as ChainView, calls: {} as never, replayer: {} as never, gasCap: 1n }));
@@ -107,7 +119,7 @@ Workers('the gas cap bounds eth_call, eth_estimateGas and debug_traceCall; gas b
   }
 });
 
-Workers('debug_traceCall: struct logs of the call on the state after a block, as debug_traceTransaction writes them', async () => {
+Workers('debug_traceCall: struct logs of the call on the state after a block, as debug_traceTransaction writes them; eth_call over WebSocket', async () => {
   const node = await startTestNode({ rpcWorkers: 1 });
   try {
     // PUSH1 2, PUSH1 3, ADD, then the end of the code.
@@ -116,6 +128,13 @@ Workers('debug_traceCall: struct logs of the call on the state after a block, as
     assert.equal(t.structLogs[2].stack, ['0x2', '0x3']);
     assert.is(t.failed, false);
     assert.is(t.gas, 21_000 + 32_000 + 2 * 16 + 3 * 16 + 3 * 3 + 2, 'intrinsic (creation, data, init code word) and execution gas');
+    // Over WebSocket the worker's answer is copied into the reply the same way.
+    const ws = new WebSocket(node.url.replace(/^http/, 'ws'));
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const reply = new Promise<any>((resolve) => ws.once('message', (data) => resolve(JSON.parse(data.toString()))));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'eth_call', params: [ECHO] }));
+    assert.equal(await reply, { jsonrpc: '2.0', id: 5, result: '0x1234' });
+    ws.close();
   } finally {
     await node.stop();
   }
