@@ -33,7 +33,7 @@ function solve(work: { blockHashForMergedMining: string; target: string }): stri
 const dataDir = mkdtempSync(join(tmpdir(), 'mmnode-bench-mining-'));
 const node = await startNode({
   network: 'regtest', dataDir, rpcHost: '127.0.0.1', rpcPort: 0, mining: 'off', blockTimeMs: 0, coinbase: NETWORKS.regtest.defaultCoinbase,
-  minGasPrice: 0n, quiet: true, p2p: { host: '127.0.0.1', port: 0, bootnodes: [], maxPeers: 8, punishmentMs: 720_000 },
+  minGasPrice: 0n, quiet: true, p2p: { host: '127.0.0.1', port: 0, announce: [], bootnodes: [], minPeers: 8, maxPeers: 8, punishmentMs: 720_000 },
 });
 const url = node.rpcUrl;
 try {

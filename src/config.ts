@@ -1,5 +1,6 @@
 /** Node configuration: defaults, command-line flags, validation. */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { fromHex } from './chain/bytes.ts';
 import { NETWORKS, type NetworkName } from './chain/networks.ts';
@@ -8,6 +9,10 @@ import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './actors/txpool/inde
 import { DEFAULT_FILTER_OPTIONS } from './actors/filterSupervisor/index.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from './rpc/hosted.ts';
 import { resolveSwitches, type RpcSwitches } from './rpc/switches.ts';
+import { parseAnnounceAddress, parsePeerAddress } from './p2p/index.ts';
+
+/** Peers a node dials toward by default: enough for gossip's mesh (docs/network.md "Gossip") to form. */
+export const DEFAULT_MIN_PEERS = 8;
 
 export interface NodeConfig {
   network: NetworkName;
@@ -24,8 +29,12 @@ export interface NodeConfig {
     host: string;
     /** 0 picks a free port. */
     port: number;
+    /** Addresses advertised instead of the listen address (docs/network.md "Addresses"). */
+    announce: string[];
     /** Multiaddrs of peers to join, each ending in /p2p/<peer id>. */
     bootnodes: string[];
+    /** Below this many peers the node dials remembered and discovered ones. */
+    minPeers: number;
     maxPeers: number;
     /** First ban length after an invalid block or message (node-behaviour.md §12: 12 minutes). */
     punishmentMs: number;
@@ -55,9 +64,11 @@ export const USAGE = `Usage: npm start -- [options]
   --coinbase <address>                 address paid the block fees
   --min-gas-price <wei>                minimum gas price blocks move toward (default 0)
   --quiet                              do not print the development accounts
-  --p2p-host <host>                    peer-to-peer listen address (default 127.0.0.1)
+  --p2p-host <ip>                      peer-to-peer listen address (default 127.0.0.1; 0.0.0.0 for every interface)
   --p2p-port <port>                    peer-to-peer TCP port (default 5050; 0 picks a free one)
-  --bootnodes <multiaddr,...>          peers to join, e.g. /ip4/127.0.0.1/tcp/5050/p2p/12D3KooW...
+  --p2p-announce <multiaddr,...>       addresses to advertise instead, e.g. /ip4/203.0.113.5/tcp/5050 or /dns4/node.example.org/tcp/5050
+  --bootnodes <multiaddr,...>          peers to join, e.g. /ip4/127.0.0.1/tcp/5050/p2p/12D3KooW... or /dns4/<name>/tcp/5050/p2p/12D3KooW...
+  --min-peers <n>                      dial remembered and discovered peers while below <n> (default ${DEFAULT_MIN_PEERS}, at most --max-peers)
   --max-peers <n>                      most peer connections (default 32)
   --rpc-modules <m1,m2,...>            exactly these RPC modules on (default: all on regtest; on testnet
                                        and mainnet all but personal, evm, debug, trace, sco and mnr)
@@ -92,7 +103,9 @@ export function parseConfig(argv: string[]): NodeConfig {
       quiet: { type: 'boolean', default: false },
       'p2p-host': { type: 'string', default: '127.0.0.1' },
       'p2p-port': { type: 'string', default: '5050' },
+      'p2p-announce': { type: 'string', default: '' },
       bootnodes: { type: 'string', default: '' },
+      'min-peers': { type: 'string' },
       'max-peers': { type: 'string', default: '32' },
       'rpc-modules': { type: 'string' },
       'rpc-enable-methods': { type: 'string' },
@@ -128,9 +141,13 @@ export function parseConfig(argv: string[]): NodeConfig {
   if (!Number.isInteger(p2pPort) || p2pPort < 0 || p2pPort > 65535) throw new ConfigError(`--p2p-port must be a port number, not ${values['p2p-port']}`);
   const maxPeers = Number(values['max-peers']);
   if (!Number.isInteger(maxPeers) || maxPeers < 1) throw new ConfigError('--max-peers must be a positive whole number');
-  const bootnodes = values.bootnodes!.split(',').map((b) => b.trim()).filter(Boolean);
-  for (const b of bootnodes) if (!/^\/ip[46]\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(b)) throw new ConfigError(`--bootnodes: ${b} is not a multiaddr like /ip4/127.0.0.1/tcp/5050/p2p/<peer id>`);
   const list = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
+  if (isIP(values['p2p-host']!) === 0) throw new ConfigError(`--p2p-host must be an IP address (0.0.0.0 for every interface), not ${values['p2p-host']}`);
+  const bootnodes = list(values.bootnodes)!;
+  for (const b of bootnodes) orConfigError('--bootnodes', () => parsePeerAddress(b));
+  const announce = list(values['p2p-announce'])!;
+  for (const a of announce) orConfigError('--p2p-announce', () => parseAnnounceAddress(a));
+  const minPeers = positive('--min-peers', values['min-peers']) ?? DEFAULT_MIN_PEERS;
   const rpcConfig = values['rpc-config'];
   const rpcModules = orConfigError('RPC module switches', () => resolveSwitches(network, {
     file: rpcConfig === undefined ? undefined : orConfigError('--rpc-config', () => JSON.parse(readFileSync(rpcConfig, 'utf8'))),
@@ -158,7 +175,7 @@ export function parseConfig(argv: string[]): NodeConfig {
     coinbase: values.coinbase ? fromHex(values.coinbase) : NETWORKS[network].defaultCoinbase,
     minGasPrice: BigInt(values['min-gas-price']!),
     quiet: values.quiet!,
-    p2p: { host: values['p2p-host']!, port: p2pPort, bootnodes, maxPeers, punishmentMs: 12 * 60_000 },
+    p2p: { host: values['p2p-host']!, port: p2pPort, announce, bootnodes, minPeers: Math.min(minPeers, maxPeers), maxPeers, punishmentMs: 12 * 60_000 },
     rpcModules,
     hosted,
     txpool: definedOnly({

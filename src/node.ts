@@ -2,21 +2,27 @@
  * Composition root: spawns the actors in dependency order (chain → txpool → miner → block sync →
  * peer manager → RPC listener) and stops them in reverse. Used by main.ts and by tests (in-process nodes).
  */
-import { hexToBytes } from '@ethereumjs/util';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.ts';
 import { Wallet } from './accounts/wallet.ts';
-import { spawnChain } from './actors/chain/index.ts';
+import { spawnChain, type ChainProtocol } from './actors/chain/index.ts';
 import { DEFAULT_FILTER_OPTIONS, spawnFilterSupervisor } from './actors/filterSupervisor/index.ts';
 import { toLiveEvent } from './actors/liveEvents.ts';
 import type { NodeEvent } from './actors/events.ts';
 import { createEventBus, type Actor, type ActorRef, type EventBus, type Protocol } from './actors/kernel/index.ts';
-import type { PeerManagerProtocol } from './actors/peerManager/index.ts';
-import { startNetwork } from './network/index.ts';
+import { spawnBlockSync, type BlockSyncProtocol } from './actors/blockSync/index.ts';
+import { ourStatus, spawnPeerManager, type PeerManagerProtocol } from './actors/peerManager/index.ts';
 import { spawnMiner } from './actors/miner/index.ts';
 import { spawnRpcListener } from './actors/rpcListener/index.ts';
-import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool } from './actors/txpool/index.ts';
+import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool, TxRefusedError, type TxPoolProtocol } from './actors/txpool/index.ts';
+import { encodeBlock } from './chain/block.ts';
+import { txBytes } from './chain/txEncoding.ts';
+import {
+  createP2P, gossipTopics, MAX_GOSSIP_BYTES, offerServices, parsePeerAddress, requestBlocksByRange, REQUEST_TIMEOUT_MS, takePooledTxs,
+  topicScoreParams, type P2P, type PeerEvent, type PeerIdStr,
+} from './p2p/index.ts';
 import { CallExecutor } from './chain/calls.ts';
 import { createChainCommon } from './chain/execution.ts';
 import { NETWORKS } from './chain/networks.ts';
@@ -91,7 +97,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       return undefined;
     });
 
-    const net = await startNetwork({ dataDir: config.dataDir, ...config.p2p }, { reader, chain: chain.ref, txpool: txpool.ref, bus, start });
+    const net = await startPeers(config, reader, { chain, txpool, bus, start });
     const p2pInfo = await net.peerManager.ref.ask('p2p.info', {});
 
     // The wallet (reference `wallet.enabled`) is on regtest only, with the development accounts and the reference
@@ -122,4 +128,71 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     await stop();
     throw err;
   }
+}
+
+/**
+ * The network side: block sync, and the peer manager owning the libp2p host, which serves the chain
+ * to peers and hands what they gossip to the chain and the pool (docs/network.md).
+ */
+async function startPeers(
+  config: NodeConfig, reader: ChainReader,
+  { chain, txpool, bus, start }: {
+    chain: Actor<ChainProtocol>; txpool: Actor<TxPoolProtocol>; bus: EventBus<NodeEvent>; start: <P extends Protocol>(actor: Actor<P>) => Promise<Actor<P>>;
+  },
+): Promise<{ peerManager: Actor<PeerManagerProtocol>; blockSync: Actor<BlockSyncProtocol> }> {
+  const genesisHash = (await reader.canonicalHash(0n))!;
+  const topics = gossipTopics(reader.network.name, genesisHash);
+  let p2p: P2P | undefined;
+  let peerManager: Actor<PeerManagerProtocol> | undefined;
+  const tellPeers = (msg: PeerManagerProtocol['tell']) => { try { peerManager?.ref.tell(msg); } catch { /* stopping */ } };
+  const report = (peer: PeerIdStr, event: PeerEvent) => tellPeers({ type: 'peer.event', peer, event });
+  const running = () => p2p ?? Promise.reject(new Error('p2p is not running'));
+  let validateTx: ((from: PeerIdStr, raw: Uint8Array) => Promise<unknown>) | undefined;
+
+  const blockSync = await start(spawnBlockSync({
+    reader, chain: chain.ref, report,
+    fetchBlocks: async (peer, from, count) => requestBlocksByRange(await running(), peer, from, count),
+  }));
+  const tellSync = (msg: BlockSyncProtocol['tell']) => { try { blockSync.ref.tell(msg); } catch { /* stopping */ } };
+
+  const { p2p: opts } = config;
+  peerManager = await start(spawnPeerManager({
+    punishmentMs: opts.punishmentMs, maxRecords: 100, minPeers: Math.min(opts.minPeers, opts.maxPeers), dialIntervalMs: 1_000,
+    bootnodes: opts.bootnodes.map((b) => ({ peerId: parsePeerAddress(b).peerId, address: b.replace(/\/p2p\/\w+$/, '') })),
+    dataDir: config.dataDir,
+  }, {
+    reader,
+    async startP2P(isBanned) {
+      const host = await createP2P({
+        dataDir: config.dataDir, host: opts.host, port: opts.port, announce: opts.announce, maxPeers: opts.maxPeers,
+        maxMessageBytes: MAX_GOSSIP_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS, isBanned,
+        dhtProtocol: `/mmnode/${reader.network.name}/${bytesToHex(genesisHash).slice(2, 18)}/kad/1.0.0`, topicScores: topicScoreParams(topics),
+      });
+      ({ validateTx } = await offerServices(host, {
+        reader, topics, report,
+        ourStatus: () => ourStatus(reader, genesisHash),
+        onStatus: (peer, status) => tellPeers({ type: 'peer.handshaked', peer, status }),
+        pooledTxs: async () => {
+          const { pending, queued } = await txpool.ref.ask('pool.list', {});
+          return [...pending, ...queued].map((p) => txBytes(p.tx));
+        },
+        importBlock: (block) => chain.ref.ask('block.import', { block, origin: 'peer' }, 60_000),
+        onOrphan: (peer, number) => tellSync({ type: 'block.orphan', peer, number }),
+        submitTx: (tx) => txpool.ref.ask('tx.submit', { tx }).then(
+          () => ({ accepted: true }) as const,
+          (err) => ({ accepted: false, peerFault: err instanceof TxRefusedError && err.peerFault }) as const,
+        ),
+      }));
+      p2p = host;
+      return host;
+    },
+    onPeerStatus: (peer, status) => tellSync({ type: 'peer.status', peer, status }),
+    onPeerJoined: (peer) => { if (p2p && validateTx) void takePooledTxs(p2p, peer, validateTx, report); },
+  }));
+  bus.subscribe(peerManager.ref, (e) => {
+    if (e.type === 'chain.blockImported' && e.origin === 'local') return { type: 'gossip.publish' as const, topic: topics.blocks, encode: () => encodeBlock(e.block) };
+    if (e.type === 'pool.txAdded') return { type: 'gossip.publish' as const, topic: topics.txs, encode: () => txBytes(e.tx) };
+    return undefined;
+  });
+  return { peerManager, blockSync };
 }

@@ -47,7 +47,7 @@ export async function startTestnet(opts: TestnetOptions): Promise<Testnet> {
     const config: NodeConfig = {
       network: 'regtest', dataDir: tempDir('mmnode-testnet-'), rpcHost: '127.0.0.1', rpcPort: 0,
       mining: o.mining ?? 'off', blockTimeMs: o.blockTimeMs ?? 0, coinbase: minerAddress(index), minGasPrice: 0n, quiet: true,
-      p2p: { host: '127.0.0.1', port: 0, bootnodes: nodes.flatMap((n) => n.node.p2p.multiaddrs), maxPeers: 32, punishmentMs: 12 * 60_000 },
+      p2p: { host: '127.0.0.1', port: 0, announce: [], bootnodes: nodes.flatMap((n) => n.node.p2p.multiaddrs), minPeers: 8, maxPeers: 32, punishmentMs: 12 * 60_000 },
     };
     const node = await startNode(config);
     const entry = { index, url: node.rpcUrl, node, config };

@@ -1,4 +1,6 @@
-/** The P2P facade actors use: no libp2p type crosses this line. */
+/** The P2P facade the rest of the node sees: no libp2p type crosses this line. */
+import type { TopicScoreParams } from '@libp2p/gossipsub/score';
+
 export type PeerIdStr = string;
 export type GossipVerdict = 'accept' | 'ignore' | 'reject';
 
@@ -13,19 +15,25 @@ export interface ConnectedPeer extends PeerAddress {
 
 export interface P2POptions {
   readonly dataDir: string;
+  /** Listen address: an IP (0.0.0.0 or :: for every interface). */
   readonly host: string;
   readonly port: number;
-  /** Multiaddrs (with /p2p/<id>) dialled at start. */
-  readonly bootnodes: readonly string[];
+  /** Addresses advertised instead of the listen addresses (no /p2p part). */
+  readonly announce: readonly string[];
   readonly maxPeers: number;
   readonly maxMessageBytes: number;
   readonly requestTimeoutMs: number;
+  /** The DHT's protocol id: scoped by chain, so discovery stays among nodes of one network. */
+  readonly dhtProtocol: string;
+  /** Gossipsub scoring per topic (src/p2p/gossip/topics.ts). */
+  readonly topicScores: Record<string, TopicScoreParams>;
   /** Consulted by the connection gater: a banned peer id or host is refused. */
   isBanned(peer: PeerIdStr | undefined, host: string | undefined): boolean;
 }
 
 export interface P2P {
   readonly peerId: PeerIdStr;
+  /** Where others can reach this node (no wildcard address), each ending in /p2p/<our id>. */
   multiaddrs(): string[];
   /** Subscribes to a topic; `validate` decides whether a message is delivered and relayed. */
   onGossip(topic: string, validate: (from: PeerIdStr, data: Uint8Array) => Promise<GossipVerdict>): void;
@@ -36,8 +44,14 @@ export interface P2P {
   peers(): ConnectedPeer[];
   onPeerConnected(listener: (peer: ConnectedPeer) => void): void;
   onPeerDisconnected(listener: (peer: PeerIdStr) => void): void;
+  /** Addresses a peer advertises (identify) or that discovery found for it, unfiltered. */
+  onPeerAddresses(listener: (peer: PeerIdStr, addresses: string[]) => void): void;
   disconnect(peer: PeerIdStr): Promise<void>;
   dial(multiaddr: string): Promise<void>;
+  /** Dials a peer at any of its addresses (each without /p2p). */
+  dialPeer(peer: PeerIdStr, addresses: readonly string[]): Promise<void>;
+  /** One DHT lookup of a random key: the peers met on the way reach onPeerAddresses. */
+  randomWalk(): Promise<void>;
   /** Bytes waiting in outgoing stream buffers (debug_wireProtocolQueueSize). */
   queuedMessages(): number;
   stop(): Promise<void>;

@@ -14,7 +14,7 @@ export function testConfig(overrides: Partial<NodeConfig> = {}): NodeConfig {
   return {
     network: 'regtest', dataDir: overrides.dataDir ?? tempDir(), rpcHost: '127.0.0.1', rpcPort: 0, mining: 'auto',
     blockTimeMs: 0, coinbase: NETWORKS.regtest.defaultCoinbase, minGasPrice: 0n, quiet: true,
-    p2p: { host: '127.0.0.1', port: 0, bootnodes: [], maxPeers: 32, punishmentMs: 12 * 60_000 }, ...overrides,
+    p2p: { host: '127.0.0.1', port: 0, announce: [], bootnodes: [], minPeers: 8, maxPeers: 32, punishmentMs: 12 * 60_000 }, ...overrides,
   };
 }
 

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeBlock, makeBlock } from '../../src/chain/block.ts';
-import { createP2P, encodeStatus, gossipTopics, STATUS_PROTOCOL, type P2P } from '../../src/p2p/index.ts';
+import { createP2P, encodeStatus, gossipTopics, STATUS_PROTOCOL, topicScoreParams, type P2P } from '../../src/p2p/index.ts';
 import { startTestnet } from '../../testnet/harness.ts';
 import { startTestNode, tempDir } from '../helpers/node.ts';
 import { rpc, waitUntil } from '../helpers/rpc.ts';
@@ -18,16 +18,17 @@ Misbehaviour('an invalid block gets its sender banned and its next dial refused'
   try {
     const reader = target.node.reader;
     const genesis = (await reader.canonicalBlock(0n))!;
+    const topics = gossipTopics('regtest', genesis.hash);
     evil = await createP2P({
-      dataDir: evilDir, host: '127.0.0.1', port: 0, bootnodes: [target.node.p2p.multiaddrs[0]!], maxPeers: 8,
-      maxMessageBytes: 1 << 20, requestTimeoutMs: 5_000, isBanned: () => false,
+      dataDir: evilDir, host: '127.0.0.1', port: 0, announce: [], maxPeers: 8, maxMessageBytes: 1 << 20, requestTimeoutMs: 5_000,
+      dhtProtocol: '/evil/kad/1.0.0', topicScores: topicScoreParams(topics), isBanned: () => false,
     });
     // It speaks the protocol well enough to pass the handshake: same chain, same genesis.
     await evil.serve(STATUS_PROTOCOL, 1024, async () => encodeStatus({
       chainId: 33n, genesisHash: genesis.hash, headHash: genesis.hash, headNumber: 0n, totalDifficulty: 1n,
     }));
-    const topics = gossipTopics('regtest', genesis.hash);
     evil.onGossip(topics.blocks, async () => 'accept');
+    await evil.dial(target.node.p2p.multiaddrs[0]!);
     await waitUntil(async () => (await rpc(target.url, 'net_peerCount')) === '0x1', { what: 'the peer connected' });
 
     // Blocks on genesis whose merged-mining proof is missing (a new one per try: gossip drops repeats).
@@ -59,7 +60,7 @@ Misbehaviour('an invalid block gets its sender banned and its next dial refused'
   }
 });
 
-Misbehaviour('sco_banAddress takes addresses and CIDR blocks, refuses loopback, and unbans', async () => {
+Misbehaviour('sco_banAddress takes addresses and CIDR blocks, refuses the machine\'s own address, and unbans', async () => {
   const net = await startTestnet({ nodes: 1, miners: [] });
   const url = net.nodes[0]!.url;
   try {
@@ -68,7 +69,9 @@ Misbehaviour('sco_banAddress takes addresses and CIDR blocks, refuses loopback, 
     assert.equal(await rpc(url, 'sco_bannedAddresses'), ['192.168.51.1', '10.0.0.0/8']);
     const bad = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sco_banAddress', params: ['127.0.0.1'] }) }).then((r) => r.json() as Promise<{ error: { code: number; message: string } }>);
     assert.is(bad.error.code, -32602);
-    assert.match(bad.error.message, /loopback/);
+    assert.match(bad.error.message, /own address/);
+    const block = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sco_banAddress', params: ['127.0.0.0/24'] }) }).then((r) => r.json() as Promise<{ error: { code: number } }>);
+    assert.is(block.error.code, -32602, 'a block holding 127.0.0.1 is refused too');
     assert.is(await rpc(url, 'sco_unbanAddress', ['10.0.0.0/8']), null);
     assert.equal(await rpc(url, 'sco_bannedAddresses'), ['192.168.51.1']);
   } finally {
@@ -81,7 +84,7 @@ Misbehaviour('a peer of another chain is dropped after the handshake', async () 
   const target = net.nodes[0]!;
   const other = await startTestNode({
     network: 'testnet', mining: 'off',
-    p2p: { host: '127.0.0.1', port: 0, bootnodes: [target.node.p2p.multiaddrs[0]!], maxPeers: 8, punishmentMs: 60_000 },
+    p2p: { host: '127.0.0.1', port: 0, announce: [], bootnodes: [target.node.p2p.multiaddrs[0]!], minPeers: 8, maxPeers: 8, punishmentMs: 60_000 },
   });
   try {
     const entry = await waitUntil(async () => ((await rpc(target.url, 'sco_peerList')) as { invalidNetworks: number }[]).find((e) => e.invalidNetworks > 0),

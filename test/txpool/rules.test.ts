@@ -3,7 +3,7 @@ import { createLegacyTx } from '@ethereumjs/tx';
 import { hexToBytes } from '@ethereumjs/util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { admissionProblem, DEFAULT_TXPOOL_OPTIONS, type AdmissionFacts } from '../../src/actors/txpool/rules.ts';
+import { admissionProblem, DEFAULT_TXPOOL_OPTIONS, REFUSAL_IS_PEER_FAULT, type AdmissionFacts } from '../../src/actors/txpool/rules.ts';
 import { createChainCommon } from '../../src/chain/execution.ts';
 import type { BlockHeader } from '../../src/chain/header.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/networks.ts';
@@ -16,7 +16,8 @@ const tx = (fields: { nonce?: bigint; gasPrice?: bigint; gasLimit?: bigint; valu
     .sign(DEV_ACCOUNTS[0]!.privateKey);
 const facts = (over: Partial<AdmissionFacts> = {}): AdmissionFacts =>
   ({ tx: tx(), head, account: { nonce: 5n, balance: 10n ** 18n }, othersCost: 0n, ...over });
-const problem = (over: Partial<AdmissionFacts> = {}) => admissionProblem(facts(over), DEFAULT_TXPOOL_OPTIONS);
+const refusal = (over: Partial<AdmissionFacts> = {}) => admissionProblem(facts(over), DEFAULT_TXPOOL_OPTIONS);
+const problem = (over: Partial<AdmissionFacts> = {}) => refusal(over)?.message;
 
 Rules('an ordinary transaction passes', () => {
   assert.is(problem(), undefined);
@@ -36,6 +37,17 @@ Rules('each rule, with its message', () => {
   assert.match(problem({ replacing: 10n, tx: tx({ gasPrice: 13n }) })!, /^gas price not enough to bump transaction: 13 given, at least 14 needed/);
   assert.is(problem({ replacing: 10n, tx: tx({ gasPrice: 14n }) }), undefined);
   assert.match(problem({ othersCost: 10n ** 18n - 210_000n })!, /^insufficient funds to pay for pending and new transactions/);
+});
+
+Rules('each refusal has a kind, and only those no state could admit are the sender\'s fault', () => {
+  const kinds = (over: Partial<AdmissionFacts>) => { const r = refusal(over)!; return [r.kind, REFUSAL_IS_PEER_FAULT[r.kind]]; };
+  assert.equal(kinds({ tx: tx({ gasLimit: 20_999n }) }), ['intrinsicGas', true]);
+  assert.equal(kinds({ tx: tx({ nonce: 4n }) }), ['nonceTooLow', false]);
+  assert.equal(kinds({ account: { nonce: 5n, balance: 0n } }), ['insufficientFunds', false]);
+  assert.equal(kinds({ tx: tx({ gasPrice: 9n }) }), ['underpriced', false]);
+  assert.equal(kinds({ replacing: 10n, tx: tx({ gasPrice: 13n }) }), ['replacementUnderpriced', false]);
+  assert.is(admissionProblem(facts(), { ...DEFAULT_TXPOOL_OPTIONS, maxTxBytes: 50 })?.kind, 'oversized');
+  assert.is(REFUSAL_IS_PEER_FAULT.oversized, true);
 });
 
 Rules('the first broken rule is the one reported, in the reference order', () => {

@@ -6,12 +6,9 @@
  */
 import { blockFromFields, type Block } from '../../chain/block.ts';
 import type { ChainReader } from '../../chain/reader.ts';
-import {
-  BLOCKS_BY_RANGE_PROTOCOL, decodeBlockList, encodeRangeRequest, MAX_RESPONSE_BYTES, type PeerIdStr, type Status,
-} from '../../p2p/index.ts';
+import type { PeerEvent, PeerIdStr, Status } from '../../p2p/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import { ActorStoppedError, spawn, type Actor, type ActorRef } from '../kernel/index.ts';
-import type { PeerEvent } from '../peerManager/index.ts';
 
 export interface SyncStatus {
   readonly startingBlock: bigint;
@@ -44,7 +41,8 @@ interface SyncState {
 export interface BlockSyncDeps {
   readonly reader: ChainReader;
   readonly chain: ActorRef<ChainProtocol>;
-  readonly request: (peer: PeerIdStr, protocol: string, req: Uint8Array, maxBytes: number) => Promise<Uint8Array>;
+  /** Canonical blocks of `peer` from `start` on (at most `count`), each as its decoded RLP. */
+  readonly fetchBlocks: (peer: PeerIdStr, start: bigint, count: number) => Promise<unknown[]>;
   readonly report: (peer: PeerIdStr, event: PeerEvent) => void;
 }
 
@@ -57,7 +55,7 @@ export function spawnBlockSync(deps: BlockSyncDeps): Actor<BlockSyncProtocol> {
   async function fetchBatch(peer: PeerIdStr, start: bigint): Promise<Block[] | undefined> {
     let items: unknown[];
     try {
-      items = decodeBlockList(await deps.request(peer, BLOCKS_BY_RANGE_PROTOCOL, encodeRangeRequest(start, SYNC_BATCH), MAX_RESPONSE_BYTES));
+      items = await deps.fetchBlocks(peer, start, SYNC_BATCH);
     } catch (err) {
       deps.report(peer, /timeout|abort/i.test((err as Error).message) ? 'timeoutMessages' : 'invalidMessages');
       return undefined;

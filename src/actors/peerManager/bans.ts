@@ -8,7 +8,11 @@ export interface AddressBan {
   readonly prefix: number | undefined;
 }
 
-/** Parses a ban target; loopback and wildcard addresses are refused, as the reference does. */
+/**
+ * Parses a ban target. The machine's own address (127.0.0.1, ::1, or a block holding it) and wildcard
+ * addresses are refused, as the reference refuses loopback; other loopback addresses (127.0.0.2, …)
+ * can be banned: on one machine they stand in for the hosts of a local testnet (docs/network.md "Bans").
+ */
 export function parseAddressBan(text: string): AddressBan {
   const [ip, bits, extra] = text.trim().split('/');
   const family = isIP(ip ?? '');
@@ -16,8 +20,12 @@ export function parseAddressBan(text: string): AddressBan {
   const prefix = bits === undefined ? undefined : Number(bits);
   const maxBits = family === 4 ? 32 : 128;
   if (prefix !== undefined && (!Number.isInteger(prefix) || prefix < 1 || prefix > maxBits)) throw new Error(`invalid banned address ${text}: mask must be 1..${maxBits}`);
-  if (/^127\.|^::1$|^0\.0\.0\.0$|^::$/.test(ip)) throw new Error(`invalid banned address ${text}: loopback and wildcard addresses cannot be banned`);
-  return { text: prefix === undefined ? ip : `${ip}/${prefix}`, ip, prefix };
+  const ban = { text: prefix === undefined ? ip : `${ip}/${prefix}`, ip, prefix };
+  const own = blockListOf([ban]);
+  if (/^0\.0\.0\.0$|^::$/.test(ip) || own.check('127.0.0.1', 'ipv4') || own.check('::1', 'ipv6')) {
+    throw new Error(`invalid banned address ${text}: this machine's own address (127.0.0.1, ::1) and wildcard addresses cannot be banned`);
+  }
+  return ban;
 }
 
 /** An immutable set of bans with a fast membership check. */

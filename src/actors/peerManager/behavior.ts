@@ -1,11 +1,9 @@
-/** Peer table, handshakes, reputation and bans. */
+/** Peer table, handshakes, reputation and bans, the remembered peers and the dialer that keeps a node at its minimum of peers. */
 import { equalsBytes } from '@ethereumjs/util';
 import { isIP } from 'node:net';
 import type { ChainReader } from '../../chain/reader.ts';
 import { NodeError } from '../../errors.ts';
-import {
-  decodeStatus, encodeStatus, MAX_REQUEST_BYTES, STATUS_PROTOCOL, type P2P, type PeerIdStr, type Status,
-} from '../../p2p/index.ts';
+import { addressOf, AddressBook, requestStatus, type P2P, type PeerIdStr, type Status } from '../../p2p/index.ts';
 import type { ActorRef, Behavior } from '../kernel/index.ts';
 import { blockListOf, parseAddressBan, type AddressBan } from './bans.ts';
 import type { PeerManagerProtocol, PeerView, ScoringEntry } from './protocol.ts';
@@ -22,7 +20,18 @@ export interface PeerManagerOptions {
   readonly punishmentMs: number;
   /** Reputation records kept (reference: 100, least recently used dropped). */
   readonly maxRecords: number;
+  /** Below this many connections the node dials remembered and discovered peers (docs/network.md "Discovery"). */
+  readonly minPeers: number;
+  /** Peers dialled at start and redialled while below the minimum. */
+  readonly bootnodes: readonly { peerId: PeerIdStr; address: string }[];
+  /** Where the remembered peers are kept; undefined: in memory only. */
+  readonly dataDir: string | undefined;
+  /** How often the dialer looks at the peer count. */
+  readonly dialIntervalMs: number;
 }
+
+/** A DHT random walk at most this often while below the minimum with nobody left to dial. */
+const RANDOM_WALK_EVERY_MS = 5_000;
 
 interface PeerManagerState {
   readonly p2p: P2P;
@@ -31,6 +40,11 @@ interface PeerManagerState {
   readonly hosts: Map<string, Reputation>;
   readonly addressBans: AddressBan[];
   readonly peerBans: Map<PeerIdStr, number>;
+  readonly book: AddressBook;
+  /** Dials in flight. */
+  readonly dialing: Set<PeerIdStr>;
+  lastRandomWalk: number;
+  readonly timer: ReturnType<typeof setInterval>;
 }
 
 export interface PeerManagerDeps {
@@ -71,7 +85,7 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
 
   async function handshake(peer: PeerIdStr, p2p: P2P) {
     try {
-      const status = decodeStatus(await p2p.request(peer, STATUS_PROTOCOL, encodeStatus(ourStatus(deps.reader, genesisHash)), MAX_REQUEST_BYTES));
+      const status = await requestStatus(p2p, peer, ourStatus(deps.reader, genesisHash));
       tell({ type: 'peer.handshaked', peer, status });
     } catch {
       tell({ type: 'peer.event', peer, event: 'failedHandshakes' });
@@ -82,14 +96,38 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
     const now = Date.now();
     const host = s.connected.get(peer)?.host;
     const punished = recordEvent(recordOf(s.nodes, peer), event, now, opts.punishmentMs);
-    // On loopback every peer shares one host: address reputation only counts for real addresses.
-    if (host && !/^127\.|^::1$/.test(host)) recordEvent(recordOf(s.hosts, host), event, now, opts.punishmentMs);
+    // Peers on the machine's own address share one host: address reputation counts for the others.
+    if (host && !/^127\.0\.0\.1$|^::1$/.test(host)) recordEvent(recordOf(s.hosts, host), event, now, opts.punishmentMs);
     if (punished) {
       const until = s.nodes.get(peer)!.punishedUntil;
       s.peerBans.set(peer, until);
       publishBans(s);
       console.error(`[p2p] peer ${peer.slice(-8)} punished until ${new Date(until).toISOString()} after ${event}`);
       void s.p2p.disconnect(peer);
+    }
+  }
+
+  /** A peer we must not dial: banned by id, or every address it has is on a banned host. */
+  const unwelcome = (s: PeerManagerState, id: PeerIdStr) =>
+    isBanned(id, undefined) || (s.book.get(id)?.addresses.every((a) => isBanned(undefined, addressOf(a).host)) ?? false);
+
+  /** Below the minimum: dial the remembered peers that are due, or look for more with a random walk. */
+  function dialMore(s: PeerManagerState) {
+    const now = Date.now();
+    s.book.save();
+    const missing = opts.minPeers - s.connected.size - s.dialing.size;
+    if (missing <= 0) return;
+    const due = s.book.due(now, (id) => s.connected.has(id) || s.dialing.has(id) || unwelcome(s, id)).slice(0, missing);
+    for (const peer of due) {
+      s.dialing.add(peer.id);
+      s.p2p.dialPeer(peer.id, peer.addresses).then(
+        () => tell({ type: 'dial.done', peer: peer.id, ok: true }),
+        () => tell({ type: 'dial.done', peer: peer.id, ok: false }),
+      );
+    }
+    if (due.length < missing && s.connected.size > 0 && now - s.lastRandomWalk > RANDOM_WALK_EVERY_MS) {
+      s.lastRandomWalk = now;
+      void s.p2p.randomWalk().catch(() => { /* no peer answered in time: the next tick tries again */ });
     }
   }
 
@@ -104,23 +142,43 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
       const p2p = await deps.startP2P(isBanned);
       p2p.onPeerConnected((peer) => tell({ type: 'peer.connected', peer }));
       p2p.onPeerDisconnected((peer) => tell({ type: 'peer.disconnected', peer }));
-      return { p2p, connected: new Map(), nodes: new Map(), hosts: new Map(), addressBans: [], peerBans: new Map() };
+      p2p.onPeerAddresses((peer, addresses) => tell({ type: 'peer.addresses', peer, addresses }));
+      const s: PeerManagerState = {
+        p2p, connected: new Map(), nodes: new Map(), hosts: new Map(), addressBans: [], peerBans: new Map(),
+        book: new AddressBook(opts.dataDir, opts.bootnodes, p2p.peerId), dialing: new Set(), lastRandomWalk: 0,
+        timer: setInterval(() => tell({ type: 'dial.tick' }), opts.dialIntervalMs),
+      };
+      dialMore(s);
+      return s;
     },
     async onTell(s, msg) {
       switch (msg.type) {
         case 'peer.connected':
           if (isBanned(msg.peer.id, msg.peer.host)) { void s.p2p.disconnect(msg.peer.id); break; }
           if (!s.connected.has(msg.peer.id)) s.connected.set(msg.peer.id, { ...msg.peer, status: undefined });
+          s.book.connected(msg.peer.id, Date.now());
           void handshake(msg.peer.id, s.p2p);
           break;
         case 'peer.disconnected':
           s.connected.delete(msg.peer);
+          dialMore(s);
+          break;
+        case 'peer.addresses':
+          s.book.learn(msg.peer, msg.addresses);
+          break;
+        case 'dial.done':
+          s.dialing.delete(msg.peer);
+          if (!msg.ok) s.book.dialFailed(msg.peer, Date.now());
+          break;
+        case 'dial.tick':
+          dialMore(s);
           break;
         case 'peer.handshaked': {
           const view = s.connected.get(msg.peer);
           if (!view) break;
           if (msg.status.chainId !== deps.reader.network.chainId || !equalsBytes(msg.status.genesisHash, genesisHash)) {
             record(s, msg.peer, 'invalidNetworks');
+            s.book.forget(msg.peer);
             void s.p2p.disconnect(msg.peer);
             s.connected.delete(msg.peer);
             break;
@@ -186,6 +244,8 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
       ]],
     },
     async onStop(s) {
+      clearInterval(s.timer);
+      s.book.save();
       await s.p2p.stop();
     },
   };

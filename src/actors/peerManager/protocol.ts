@@ -3,8 +3,8 @@
  * status, the reputations and the bans. Gossip validators and block sync report peer behaviour to
  * it; the RPC layer reads it for net_* and sco_*.
  */
-import type { ConnectedPeer, PeerIdStr, Status } from '../../p2p/index.ts';
-import type { PeerEvent, Reputation } from './scoring.ts';
+import type { ConnectedPeer, PeerEvent, PeerIdStr, Status } from '../../p2p/index.ts';
+import type { Reputation } from './scoring.ts';
 
 export interface PeerView extends ConnectedPeer {
   /** Known after the status handshake. */
@@ -26,6 +26,11 @@ export type PeerManagerProtocol = {
     | { type: 'peer.disconnected'; peer: PeerIdStr }
     | { type: 'peer.handshaked'; peer: PeerIdStr; status: Status }
     | { type: 'peer.event'; peer: PeerIdStr; event: PeerEvent }
+    /** Addresses a peer advertises or discovery found for it: remembered (bounded). */
+    | { type: 'peer.addresses'; peer: PeerIdStr; addresses: string[] }
+    | { type: 'dial.done'; peer: PeerIdStr; ok: boolean }
+    /** The dialer's clock: below the minimum of peers, dial more. */
+    | { type: 'dial.tick' }
     /** `encode` (over an immutable block or transaction) runs only when a peer is there to hear it. */
     | { type: 'gossip.publish'; topic: string; encode: () => Uint8Array };
   ask: {

@@ -3,11 +3,9 @@
  * drops on bad events and recovers on good ones, punishment (a ban) on an invalid block, header or
  * message, lasting `baseMs × 1.1^previous punishments`, after which the record starts afresh.
  */
-export const EVENTS = [
-  'successfulHandshakes', 'failedHandshakes', 'invalidNetworks', 'repeatedMessages', 'validBlocks', 'validTransactions',
-  'invalidBlocks', 'invalidTransactions', 'invalidMessages', 'timeoutMessages', 'unexpectedMessages', 'invalidHeader',
-] as const;
-export type PeerEvent = (typeof EVENTS)[number];
+import { PEER_EVENTS as EVENTS, type PeerEvent } from '../../p2p/index.ts';
+
+export type { PeerEvent };
 
 const LOWERS_SCORE = new Set<PeerEvent>(['invalidNetworks', 'invalidBlocks', 'invalidTransactions', 'invalidMessages', 'invalidHeader']);
 const NEUTRAL = new Set<PeerEvent>(['unexpectedMessages', 'failedHandshakes', 'successfulHandshakes', 'repeatedMessages', 'timeoutMessages']);

@@ -11,14 +11,13 @@ import type { Block } from '../../chain/block.ts';
 import type { Hex } from '../../chain/bytes.ts';
 import type { ChainReader, HeadInfo } from '../../chain/reader.ts';
 import type { HeadChange } from '../../chain/writer.ts';
-import { txRejected } from '../../errors.ts';
 import { isDeepEnough, isTooOld, lifecycleState, transactionMachine, type DropReason, type TxMachineEvent } from '../../machines/transaction.machine.ts';
 import type { NodeEvent } from '../events.ts';
 import type { ActorRef, Behavior, EventBus } from '../kernel/index.ts';
 import { PoolBook } from './book.ts';
 import { inclusionOrder } from './order.ts';
 import type { PoolTx, TxPoolProtocol } from './protocol.ts';
-import { admissionProblem, DEFAULT_TXPOOL_OPTIONS, gasPriceOf, type TxPoolOptions } from './rules.ts';
+import { admissionProblem, DEFAULT_TXPOOL_OPTIONS, gasPriceOf, TxRefusedError, type TxPoolOptions } from './rules.ts';
 
 interface Entry {
   readonly data: PoolTx;
@@ -127,7 +126,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
   async function admit(s: PoolState, tx: TypedTransaction): Promise<{ hash: Hex; pending: boolean }> {
     const hash = bytesToHex(tx.hash()) as Hex;
     const known = s.book.get(hash);
-    if (known) throw txRejected(`${stateOf(known)} transaction with same hash already exists`);
+    if (known) throw new TxRefusedError('known', `${stateOf(known)} transaction with same hash already exists`);
     const sender = senderOf(tx);
     const machine = newMachine(s, hash);
     const acct = await account(s, sender);
@@ -140,12 +139,12 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     if (!problem && !existing && s.book.size >= opts.maxTxs) {
       victim = s.book.cheapestTail();
       if (!victim || victim.data.gasPrice >= gasPrice) {
-        problem = `transaction pool is full (${opts.maxTxs} transactions): a gas price above ${victim?.data.gasPrice ?? 0n} is needed to evict the cheapest`;
+        problem = { kind: 'poolFull', message: `transaction pool is full (${opts.maxTxs} transactions): a gas price above ${victim?.data.gasPrice ?? 0n} is needed to evict the cheapest` };
       }
     }
     if (problem) {
-      machine.send({ type: 'tx.rejected', reason: problem });
-      throw txRejected(problem);
+      machine.send({ type: 'tx.rejected', reason: problem.message });
+      throw new TxRefusedError(problem.kind, problem.message);
     }
     if (victim) {
       drop(s, victim, 'evicted', `evicted by ${hash}: the pool is full and it paid the least`);

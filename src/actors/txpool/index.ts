@@ -6,7 +6,7 @@ import type { TxPoolProtocol } from './protocol.ts';
 import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './rules.ts';
 
 export type { PoolTx, TxPoolProtocol } from './protocol.ts';
-export { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './rules.ts';
+export { DEFAULT_TXPOOL_OPTIONS, TxRefusedError, type TxPoolOptions } from './rules.ts';
 
 /** The pool is rebuilt from nothing on a restart (lost transactions can be resent). */
 export function spawnTxPool(reader: ChainReader, bus: EventBus<NodeEvent>, opts: TxPoolOptions = DEFAULT_TXPOOL_OPTIONS): Actor<TxPoolProtocol> {

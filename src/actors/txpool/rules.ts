@@ -7,6 +7,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { BlockHeader } from '../../chain/header.ts';
 import { txBytes } from '../../chain/txEncoding.ts';
+import { NodeError } from '../../errors.ts';
 
 export interface TxPoolOptions {
   /** Largest accepted transaction (reference: 128 KiB). */
@@ -45,34 +46,60 @@ export interface AdmissionFacts {
   readonly othersCost: bigint;
 }
 
-/** The reason the pool refuses this transaction, or undefined if it may enter. */
-export function admissionProblem(f: AdmissionFacts, opts: TxPoolOptions): string | undefined {
+/**
+ * Why the pool refuses a transaction, each kind with whether it is the sender's fault whatever the
+ * node's state (true: no chain state or pool could admit it, so a peer gossiping it misbehaves) or
+ * depends on this node's view (nonce, balance, prices, pool contents).
+ */
+export const REFUSAL_IS_PEER_FAULT = {
+  known: false, oversized: true, gasLimit: false, nonceTooLow: false, nonceTooHigh: false, insufficientFunds: false,
+  underpriced: false, intrinsicGas: true, overpriced: false, replacementUnderpriced: false, poolFull: false,
+} as const satisfies Record<string, boolean>;
+export type RefusalKind = keyof typeof REFUSAL_IS_PEER_FAULT;
+
+export interface Refusal {
+  readonly kind: RefusalKind;
+  readonly message: string;
+}
+
+/** A refusal as the pool throws it: -32010 at the RPC edge, a gossip verdict on the p2p side. */
+export class TxRefusedError extends NodeError {
+  constructor(readonly refusal: RefusalKind, message: string) {
+    super('TX_REJECTED', message);
+  }
+  get peerFault(): boolean { return REFUSAL_IS_PEER_FAULT[this.refusal]; }
+}
+
+const refuse = (kind: RefusalKind, message: string): Refusal => ({ kind, message });
+
+/** Why the pool refuses this transaction, or undefined if it may enter. */
+export function admissionProblem(f: AdmissionFacts, opts: TxPoolOptions): Refusal | undefined {
   const { tx, head, account } = f;
   const size = txBytes(tx).length;
-  if (size > opts.maxTxBytes) return `transaction's size is higher than defined maximum: ${size} > ${opts.maxTxBytes}`;
+  if (size > opts.maxTxBytes) return refuse('oversized', `transaction's size is higher than defined maximum: ${size} > ${opts.maxTxBytes}`);
   if (tx.gasLimit > head.gasLimit) {
-    return `transaction's gas limit of ${tx.gasLimit} is higher than the block's gas limit of ${head.gasLimit}`;
+    return refuse('gasLimit', `transaction's gas limit of ${tx.gasLimit} is higher than the block's gas limit of ${head.gasLimit}`);
   }
-  if (tx.nonce < account.nonce) return `transaction nonce too low: the account's nonce is ${account.nonce}, the transaction's ${tx.nonce}`;
+  if (tx.nonce < account.nonce) return refuse('nonceTooLow', `transaction nonce too low: the account's nonce is ${account.nonce}, the transaction's ${tx.nonce}`);
   if (tx.nonce >= account.nonce + BigInt(opts.accountSlots)) {
-    return `transaction nonce too high: the account's nonce is ${account.nonce}, at most ${opts.accountSlots} ahead may wait`;
+    return refuse('nonceTooHigh', `transaction nonce too high: the account's nonce is ${account.nonce}, at most ${opts.accountSlots} ahead may wait`);
   }
   const gasPrice = gasPriceOf(tx);
   const cost = maxCostOf(tx);
-  if (account.balance < cost) return `insufficient funds: the sender has ${account.balance} wei, the transaction needs ${cost}`;
-  if (gasPrice < head.minimumGasPrice) return `transaction's gas price lower than block's minimum: ${gasPrice} < ${head.minimumGasPrice}`;
+  if (account.balance < cost) return refuse('insufficientFunds', `insufficient funds: the sender has ${account.balance} wei, the transaction needs ${cost}`);
+  if (gasPrice < head.minimumGasPrice) return refuse('underpriced', `transaction's gas price lower than block's minimum: ${gasPrice} < ${head.minimumGasPrice}`);
   const intrinsic = tx.getIntrinsicGas();
-  if (intrinsic > tx.gasLimit) return `transaction's basic cost is above the gas limit: ${intrinsic} > ${tx.gasLimit} (intrinsic gas too low)`;
+  if (intrinsic > tx.gasLimit) return refuse('intrinsicGas', `transaction's basic cost is above the gas limit: ${intrinsic} > ${tx.gasLimit} (intrinsic gas too low)`);
   const cap = head.minimumGasPrice * GAS_PRICE_CAP_FACTOR;
-  if (cap > 0n && gasPrice > cap) return `transaction's gas price exceeds cap: ${gasPrice} > ${cap} (${GAS_PRICE_CAP_FACTOR} × the block's minimum)`;
+  if (cap > 0n && gasPrice > cap) return refuse('overpriced', `transaction's gas price exceeds cap: ${gasPrice} > ${cap} (${GAS_PRICE_CAP_FACTOR} × the block's minimum)`);
   if (f.replacing !== undefined) {
     const needed = (f.replacing * (100n + opts.priceBumpPercent)) / 100n;
     if (gasPrice <= f.replacing || gasPrice < needed) {
-      return `gas price not enough to bump transaction: ${gasPrice} given, at least ${needed > f.replacing ? needed : f.replacing + 1n} needed (${opts.priceBumpPercent}% over ${f.replacing})`;
+      return refuse('replacementUnderpriced', `gas price not enough to bump transaction: ${gasPrice} given, at least ${needed > f.replacing ? needed : f.replacing + 1n} needed (${opts.priceBumpPercent}% over ${f.replacing})`);
     }
   }
   if (f.othersCost + cost > account.balance) {
-    return `insufficient funds to pay for pending and new transactions: the sender has ${account.balance} wei, its pool transactions need ${f.othersCost + cost}`;
+    return refuse('insufficientFunds', `insufficient funds to pay for pending and new transactions: the sender has ${account.balance} wei, its pool transactions need ${f.othersCost + cost}`);
   }
   return undefined;
 }
