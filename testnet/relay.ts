@@ -2,7 +2,7 @@
  * The relay in front of one node (docs/testnet.md, "Relays"): listens on the address the node
  * announces and forwards each connection to the node's own address, leaving from the announced address
  * of the node the connection came from, so the node sees its peer where that peer says it is. Between
- * partitioned groups it refuses new connections and resets live ones; between groups with latency it
+ * partitioned groups it refuses new connections and closes live ones; between groups with latency it
  * holds every chunk, both ways, for the configured delay.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -15,8 +15,8 @@ const HIGH_WATER_BYTES = 1 << 20;
 interface Link {
   /** The node at the other end, when the source address names one. */
   readonly from: number | undefined;
-  readonly inbound: Socket;
-  readonly outbound: Socket;
+  /** Ends both sockets; later calls do nothing. */
+  readonly close: () => void;
 }
 
 export class Relay {
@@ -42,32 +42,32 @@ export class Relay {
 
   async close(): Promise<void> {
     this.conditions.off('change', this.#onChange);
-    for (const l of this.#links) { l.inbound.destroy(); l.outbound.destroy(); }
+    for (const l of this.#links) l.close();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
   #accept(inbound: Socket): void {
     const from = nodeOfListenHost(inbound.remoteAddress);
-    if (from !== undefined && this.conditions.cut(from, this.index)) return void inbound.resetAndDestroy();
+    if (from !== undefined && this.conditions.cut(from, this.index)) return void inbound.destroy();
     const outbound = connect({ host: listenHost(this.index), port: this.port, ...(from !== undefined ? { localAddress: announceHost(from) } : {}) });
-    const link = { from, inbound, outbound };
-    this.#links.add(link);
-    const delay = () => (from === undefined ? 0 : this.conditions.delayMs(from, this.index));
-    // Whichever side fails or closes first takes the other with it (a reset stays a reset).
-    const close = (err?: Error) => {
-      this.#links.delete(link);
-      for (const s of [inbound, outbound]) if (err) s.resetAndDestroy(); else s.destroy();
+    // Whichever side fails or closes first takes the other with it, once. (Not resetAndDestroy: a
+    // reset socket can leave a request libuv never completes, and the process spins at exit.)
+    const close = () => {
+      if (!this.#links.delete(link)) return;
+      inbound.destroy();
+      outbound.destroy();
     };
-    for (const s of [inbound, outbound]) { s.on('error', close); s.on('close', () => close()); }
+    const link: Link = { from, close };
+    this.#links.add(link);
+    for (const s of [inbound, outbound]) { s.on('error', close); s.on('close', close); }
+    const delay = () => (from === undefined ? 0 : this.conditions.delayMs(from, this.index));
     forward(inbound, outbound, delay);
     forward(outbound, inbound, delay);
   }
 
-  /** Resets the live connections the current partition cuts. */
+  /** Closes the live connections the current partition cuts. */
   #enforce(): void {
-    for (const l of this.#links) {
-      if (l.from !== undefined && this.conditions.cut(l.from, this.index)) { l.inbound.resetAndDestroy(); l.outbound.resetAndDestroy(); }
-    }
+    for (const l of this.#links) if (l.from !== undefined && this.conditions.cut(l.from, this.index)) l.close();
   }
 }
 

@@ -88,7 +88,8 @@ export class Supervisor extends EventEmitter<{ exit: [index: number, how: string
       .map((b) => this.multiaddr(b.plan.index)).filter((m) => m !== undefined);
     const args = [
       '--quiet', '--data-dir', plan.dataDir, '--rpc-port', String(plan.rpcPort),
-      '--p2p-host', listenHost(i), '--p2p-port', String(plan.p2pPort),
+      // Listens (and dials from) its own host; advertises its relay's.
+      '--p2p-host', listenHost(i), '--p2p-port', String(plan.p2pPort), '--p2p-announce', `/ip4/${announceHost(i)}/tcp/${plan.p2pPort}`,
       ...(bootnodes.length ? ['--bootnodes', bootnodes.join(',')] : []),
       ...(plan.role === 'miner' ? ['--block-time', String(plan.blockTimeMs), '--coinbase', minerCoinbase(i)] : ['--no-mining']),
     ];

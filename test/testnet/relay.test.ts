@@ -50,7 +50,7 @@ RelaySuite('the node sees a connection from node 0 at node 0\'s announced addres
   await waitUntil(() => relay.links().length === 0, { what: 'the link gone' });
 });
 
-RelaySuite('a partition resets live connections between the groups and refuses new ones; heal lets them in again', async () => {
+RelaySuite('a partition closes live connections between the groups and refuses new ones; heal lets them in again', async () => {
   const across = await dial(0);
   const within = await dial(2);
   conditions.partition([[0], [1, 2]]);
