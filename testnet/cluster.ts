@@ -27,22 +27,20 @@ export interface ClusterOptions {
 
 export interface Cluster {
   readonly supervisor: Supervisor;
-  readonly conditions: Conditions;
-  readonly relays: readonly Relay[];
   readonly control: ControlServer;
   /** Stops the control endpoint, every node (SIGTERM) and every relay. */
   stop(): Promise<void>;
 }
 
-export const STAGGER_MS = 250;
+const STAGGER_MS = 250;
 
-export function checkOptions(o: ClusterOptions): void {
+function checkOptions(o: ClusterOptions): void {
   if (!Number.isInteger(o.nodes) || o.nodes < 1 || o.nodes > MAX_NODES) throw new Error(`--nodes must be 1 to ${MAX_NODES}`);
   if (!Number.isInteger(o.miners) || o.miners < 0 || o.miners > o.nodes) throw new Error('--miners must be 0 to --nodes');
   if (o.topology !== 'mesh' && o.topology !== 'bootnode') throw new Error('--topology must be mesh or bootnode');
   if (!Number.isInteger(o.blockTimeMs) || o.blockTimeMs < 10) throw new Error('--block-time must be a whole number of milliseconds, at least 10');
-  for (const [name, port] of [['--rpc-port', o.rpcPort], ['--p2p-port', o.p2pPort], ['--control-port', o.controlPort]] as const) {
-    if (!Number.isInteger(port) || port < 0 || port + o.nodes > 65536) throw new Error(`${name} must leave room for ${o.nodes} ports below 65536`);
+  for (const [name, first, count] of [['--rpc-port', o.rpcPort, o.nodes], ['--p2p-port', o.p2pPort, o.nodes], ['--control-port', o.controlPort, 1]] as const) {
+    if (!Number.isInteger(first) || first < 0 || first + count > 65536) throw new Error(`${name} must be 0 (any free port) or leave room for ${count} port(s) below 65536`);
   }
 }
 
@@ -69,12 +67,12 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     }
     // In order: a node's bootnodes are earlier nodes, whose peer ids are known once they ran.
     for (let i = 0; i < o.nodes; i++) await supervisor.start(i);
-    control = await serveControl({ supervisor, conditions, relays }, o.controlPort);
+    control = await serveControl({ supervisor, conditions }, o.controlPort);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { supervisor, conditions, relays, control, stop };
+  return { supervisor, control, stop };
 }
 
 /** A port free on node i's announced host (for its relay) and on its listen host (for the node). */

@@ -7,14 +7,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { rpc } from '../test/helpers/rpc.ts';
 import { ConditionError, type Conditions } from './conditions.ts';
-import type { Relay } from './relay.ts';
 import { reorg, ScenarioError } from './scenarios.ts';
 import { SupervisorError, type Supervisor } from './supervisor.ts';
 
 export interface ControlDeps {
   readonly supervisor: Supervisor;
   readonly conditions: Conditions;
-  readonly relays: readonly Relay[];
 }
 
 export interface ControlServer {
@@ -32,8 +30,6 @@ export interface NodeStatus {
   /** Null when the node is not up or did not answer within STATUS_TIMEOUT_MS. */
   readonly head: { number: number; hash: string } | null;
   readonly peers: number | null;
-  /** Connections its relay carries now, from other testnet nodes. */
-  readonly relayed: number;
 }
 
 class HttpError extends Error {
@@ -55,7 +51,7 @@ export async function serveControl(deps: ControlDeps, port: number): Promise<Con
   };
 
   async function status() {
-    const nodes = await Promise.all(Array.from({ length: supervisor.size }, (_, i) => nodeStatus(deps, i)));
+    const nodes = await Promise.all(Array.from({ length: supervisor.size }, (_, i) => nodeStatus(supervisor, i)));
     return { nodes, ...conditions.view() };
   }
 
@@ -107,10 +103,9 @@ export async function serveControl(deps: ControlDeps, port: number): Promise<Con
   };
 }
 
-async function nodeStatus({ supervisor, relays }: ControlDeps, i: number): Promise<NodeStatus> {
+async function nodeStatus(supervisor: Supervisor, i: number): Promise<NodeStatus> {
   const d = supervisor.describe(i);
-  const relayed = relays[i]?.links().filter((from) => from !== undefined).length ?? 0;
-  const base = { index: i, rpcUrl: d.rpcUrl, role: d.role, state: d.state, pid: d.pid, lastExit: d.lastExit, relayed };
+  const base = { index: i, rpcUrl: d.rpcUrl, role: d.role, state: d.state, pid: d.pid, lastExit: d.lastExit };
   if (d.state !== 'up') return { ...base, head: null, peers: null };
   const ask = <T>(method: string, params: unknown[] = []) =>
     Promise.race([rpc<T>(d.rpcUrl!, method, params), new Promise<null>((r) => setTimeout(r, STATUS_TIMEOUT_MS, null).unref())]).catch(() => null);

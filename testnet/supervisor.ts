@@ -127,10 +127,10 @@ export class Supervisor extends EventEmitter<{ exit: [index: number, how: string
     clearTimeout(forced);
   }
 
-  /** Stops every node at once, waiting for those still starting. */
-  async stopAll(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+  /** Stops every node at once (SIGTERM), waiting for those still starting. */
+  async stopAll(): Promise<void> {
     await Promise.allSettled(this.#slots.map((s) => s.starting));
-    await Promise.all(this.#slots.filter((s) => s.process && s.state !== 'stopping').map((s) => this.stop(s.plan.index, signal)));
+    await Promise.all(this.#slots.filter((s) => s.process).map((s) => this.stop(s.plan.index)));
   }
 
   #slot(i: number): Slot {
