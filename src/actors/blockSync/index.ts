@@ -27,6 +27,8 @@ export type BlockSyncProtocol = {
 
 /** Blocks asked for per request. */
 export const SYNC_BATCH = 128;
+/** Batch requests outstanding at once, spread over the peers that have the blocks. */
+const IN_FLIGHT = 4;
 /** Only a sync this far behind is reported by eth_syncing (a block or two is just gossip lag). */
 const SYNCING_THRESHOLD = 8n;
 
@@ -71,39 +73,52 @@ export function spawnBlockSync(deps: BlockSyncDeps): Actor<BlockSyncProtocol> {
   }
 
   /**
-   * Downloads from `target.peer` until it has nothing more; runs outside the mailbox and reports
-   * back. The next batch is requested while the current one is imported.
+   * Downloads up to `target.highest`, runs outside the mailbox and reports back. Batches are asked
+   * of `sources` in turn (the target first, then other peers at least as far ahead), up to
+   * IN_FLIGHT at a time, and imported in order as they arrive. A batch that fails or does not link
+   * is asked of the target again; when that fails too, the target is given up.
    */
-  async function download(target: Target): Promise<void> {
-    let cursor = reader.head().number + 1n; // next block number to ask for
+  async function download(target: Target, sources: readonly PeerIdStr[]): Promise<void> {
+    let cursor = reader.head().number + 1n; // next block number to import
     let back = 0n;
-    let next: { start: bigint; blocks: Promise<Block[] | undefined> } | undefined;
+    let turn = 0;
+    const inFlight = new Map<bigint, Promise<Block[] | undefined>>();
+    const ask = (start: bigint) => {
+      if (!inFlight.has(start)) inFlight.set(start, fetchBatch(sources[turn++ % sources.length]!, start));
+    };
     for (;;) {
       if (target.td !== undefined && reader.head().totalDifficulty >= target.td) return;
       const start = cursor > 1n ? cursor : 1n;
-      const batch = next?.start === start ? await next.blocks : await fetchBatch(target.peer, start);
-      next = undefined;
+      // Keep the pipe full ahead of the cursor, within what the target said it has.
+      for (let k = 0n; k < BigInt(IN_FLIGHT); k++) {
+        const at = start + k * BigInt(SYNC_BATCH);
+        if (k === 0n || at <= target.highest) ask(at);
+      }
+      let batch = await inFlight.get(start)!;
+      inFlight.delete(start);
+      const links = batch !== undefined && batch.length > 0 && (await reader.getHeader(batch[0]!.header.parentHash)) !== undefined;
+      // Another peer may have failed, or be on another branch than the target.
+      if (!links && sources.length > 1) batch = await fetchBatch(target.peer, start);
       if (!batch || batch.length === 0) return;
       if (!(await reader.getHeader(batch[0]!.header.parentHash))) {
         if (start === 1n) { deps.report(target.peer, 'invalidBlocks'); return; } // no common ancestor: not our chain
         back = back === 0n ? 64n : back * 2n; // our chains fork further back
         cursor = start - back;
+        inFlight.clear();
         continue;
-      }
-      if (batch.length === SYNC_BATCH) {
-        const after = start + BigInt(SYNC_BATCH);
-        next = { start: after, blocks: fetchBatch(target.peer, after) };
       }
       // A minute per block, as when they were imported one by one.
       const outcomes = await chain.ask('blocks.import', { blocks: batch }, 60_000 * batch.length);
       const invalid = outcomes.find((o) => o.result === 'INVALID_BLOCK');
       if (invalid) {
-        console.error(`[sync] invalid block #${invalid.block.header.number} from ${target.peer.slice(-8)}: ${invalid.reason}`);
+        console.error(`[sync] invalid block #${invalid.block.header.number}: ${invalid.reason}`);
         deps.report(target.peer, 'invalidBlocks');
         return;
       }
+      if (outcomes.some((o) => o.result === 'NO_PARENT')) { inFlight.clear(); continue; } // re-ask from the new head
       cursor = start + BigInt(batch.length);
       tell({ type: 'sync.progress', currentBlock: reader.head().number });
+      if (batch.length < SYNC_BATCH) inFlight.clear(); // the source had no more: the rest are asked again
     }
   }
 
@@ -111,7 +126,8 @@ export function spawnBlockSync(deps: BlockSyncDeps): Actor<BlockSyncProtocol> {
     const current = reader.head().number;
     s.running = { ...target, startingBlock: current, currentBlock: current };
     if (target.highest > current + SYNCING_THRESHOLD) console.log(`[sync] syncing from #${current} to #${target.highest} with ${target.peer.slice(-8)}`);
-    void download(target).catch((err) => { if (!(err instanceof ActorStoppedError)) console.error('[sync] failed:', err); }).finally(() => tell({ type: 'sync.finished', peer: target.peer }));
+    const others = [...s.candidates.values()].filter((c) => c.peer !== target.peer && c.highest >= target.highest).map((c) => c.peer);
+    void download(target, [target.peer, ...others]).catch((err) => { if (!(err instanceof ActorStoppedError)) console.error('[sync] failed:', err); }).finally(() => tell({ type: 'sync.finished', peer: target.peer }));
   }
 
   /** The candidate with the most total difficulty above ours, if any. */
