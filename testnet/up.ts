@@ -5,9 +5,11 @@
  * `--miners` mine. Serves the control endpoint for `npm run testnet:ctl` and runs until Ctrl-C, then
  * stops every node cleanly.
  */
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { waitUntil } from '../test/helpers/rpc.ts';
 import { startCluster, type ClusterOptions } from './cluster.ts';
+import type { NodeStatus } from './control.ts';
 import { ctl, DEFAULT_CONTROL_PORT, statusText } from './ctl.ts';
 import type { Topology } from './supervisor.ts';
 
@@ -42,8 +44,11 @@ const cluster = await startCluster(options).catch((err: Error) => {
   process.exit(1);
 });
 const { supervisor, control } = cluster;
+// The last node started a moment ago: give it its first peer before the first status.
+const everyoneHasAPeer = async () => (await ctl(control.url, ['status'])).nodes.every((n: NodeStatus) => (n.peers ?? 0) > 0);
+await waitUntil(everyoneHasAPeer, { what: 'a peer for every node', timeoutMs: 10_000 }).catch(() => {});
 console.log(`\n${statusText(await ctl(control.url, ['status']))}`);
-console.log(`\n${options.topology} topology; node i listens on 127.0.1.<i+2> behind its relay on 127.0.0.<i+2>; data in ${options.dir}`);
+console.log(`\n${options.topology} topology; node i listens on 127.0.1.<i+2> behind its relay on 127.0.0.<i+2>; data in ${relative(process.cwd(), options.dir)}`);
 console.log(`Control: ${control.url}   e.g. npm run testnet:ctl -- status   (Ctrl-C stops every node)`);
 
 let stopping = false;
