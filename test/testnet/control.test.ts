@@ -9,6 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { startCluster, type Cluster } from '../../testnet/cluster.ts';
+import type { NodeStatus } from '../../testnet/control.ts';
 import { ctl, ControlError, toRequest } from '../../testnet/ctl.ts';
 import { minerCoinbase } from '../../testnet/supervisor.ts';
 import { tempDir } from '../helpers/node.ts';
@@ -19,8 +20,8 @@ const dir = tempDir('mmnode-testnet-ctl-');
 let cluster: Cluster | undefined;
 let url = '';
 
-interface Status { nodes: { index: number; state: string; rpcUrl: string; head: { number: number; hash: string } | null; peers: number | null }[] }
-const status = (): Promise<Status> => ctl(url, ['status']);
+/** (Every node ran once before the control endpoint opened, so each has its RPC URL.) */
+const status = (): Promise<{ nodes: (NodeStatus & { rpcUrl: string })[] }> => ctl(url, ['status']);
 const rpcOf = async (i: number): Promise<string> => (await status()).nodes[i]!.rpcUrl;
 
 /**

@@ -57,7 +57,7 @@ RelaySuite('a partition closes live connections between the groups and refuses n
   await across.closed;
   within.socket.write('still here');
   await waitUntil(() => within.received() === 'still here', { what: 'the echo within the group' });
-  // Reset right after the kernel accepted it: the dialer sees the connect fail or the socket close.
+  // Closed as soon as it is accepted: the dialer sees the socket close (or the connect fail).
   const refused = connect({ host: announceHost(1), port: relay.port, localAddress: listenHost(0) });
   refused.on('error', () => {});
   await new Promise((r) => refused.on('close', r));
