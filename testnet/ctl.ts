@@ -80,7 +80,7 @@ export function reorgText(r: ReorgReport): string {
   return [
     `losing side ${r.losing.join(',')} mined ${r.dropped.length} blocks after #${r.forkPoint} (log in tx ${r.log.transactionHash}); winning side ${r.winning.join(',')} mined ${r.dropped.length + 1}`,
     `after heal every node took #${r.head.number} ${r.head.hash} in ${r.convergedMs} ms`,
-    `reorg depth seen on node ${r.losing[0]}: ${r.depth}; a filter there reported ${r.removedLogs} log(s) with removed: true`,
+    `reorg depth seen on node ${r.watched}: ${r.depth}; a filter there reported ${r.removedLogs} log(s) with removed: true`,
   ].join('\n');
 }
 

@@ -30,7 +30,9 @@ export interface ReorgReport {
   readonly forkPoint: number;
   /** The losing side's blocks above the fork point, dropped by the reorg. */
   readonly dropped: string[];
-  /** How many of them the watched node (the losing side's first running node) replaced. */
+  /** The losing side's first running node: it mines that side's blocks and holds the filter. */
+  readonly watched: number;
+  /** How many of the dropped blocks the watched node replaced. */
   readonly depth: number;
   /** The head every node agreed on after heal. */
   readonly head: Head;
@@ -56,12 +58,12 @@ export async function reorg(net: ScenarioDeps, depth: number, groups?: readonly 
   const running = nodes.map((n) => n.index);
   const runningOf = (side: number[]) => side.filter((i) => running.includes(i));
   const url = (i: number) => nodes.find((n) => n.index === i)!.rpcUrl!;
-  const [miner, rival] = [runningOf(losing)[0], runningOf(winning)[0]];
-  if (miner === undefined || rival === undefined) throw new ScenarioError('each side needs a running node');
+  const [watched, rival] = [runningOf(losing)[0], runningOf(winning)[0]];
+  if (watched === undefined || rival === undefined) throw new ScenarioError('each side needs a running node');
   const paused = nodes.filter((n) => n.role === 'miner');
   await Promise.all(paused.map((n) => rpc(n.rpcUrl!, 'evm_stopMining')));
   try {
-    const store = await deployStore(url(miner));
+    const store = await deployStore(url(watched));
     const fork = await agreeOn(running.map(url), 'every node on one head before the split');
 
     conditions.partition([losing, winning]);
@@ -72,12 +74,12 @@ export async function reorg(net: ScenarioDeps, depth: number, groups?: readonly 
       return lists.every(({ i, peers }) => !peers.some((p) => cutOff(i).some((id) => p.startsWith(id))));
     }, { what: 'no connection left between the sides', timeoutMs: 15_000 });
 
-    const filter = await rpc(url(miner), 'eth_newFilter', [{ address: store.address }]);
-    const transactionHash = await rpc(url(miner), 'eth_sendRawTransaction', [await store.sign('set', [BigInt(Date.now())])]);
-    await mine(url(miner), depth);
-    const { blockHash } = await rpc(url(miner), 'eth_getTransactionReceipt', [transactionHash]);
+    const filter = await rpc(url(watched), 'eth_newFilter', [{ address: store.address }]);
+    const transactionHash = await rpc(url(watched), 'eth_sendRawTransaction', [await store.sign('set', [BigInt(Date.now())])]);
+    await mine(url(watched), depth);
+    const { blockHash } = await rpc(url(watched), 'eth_getTransactionReceipt', [transactionHash]);
     await agreeOn(runningOf(losing).map(url), 'the losing side on its own chain');
-    const dropped = await Promise.all(range(1, depth + 1).map(async (k) => (await blockAt(url(miner), fork.number + k)).hash));
+    const dropped = await Promise.all(range(1, depth + 1).map(async (k) => (await blockAt(url(watched), fork.number + k)).hash));
     await mine(url(rival), depth + 1);
     const head = await agreeOn(runningOf(winning).map(url), 'the winning side on its own chain');
 
@@ -86,11 +88,11 @@ export async function reorg(net: ScenarioDeps, depth: number, groups?: readonly 
     await waitUntil(async () => (await Promise.all(running.map(async (i) => (await blockAt(url(i), 'latest')).hash === head.hash))).every(Boolean),
       { what: `every node on the winning head #${head.number}`, timeoutMs: 60_000 });
     const convergedMs = Date.now() - healed;
-    const now = await Promise.all(range(1, depth + 1).map((k) => blockAt(url(miner), fork.number + k)));
-    const changes: { removed: boolean }[] = await rpc(url(miner), 'eth_getFilterChanges', [filter]);
-    await rpc(url(miner), 'eth_uninstallFilter', [filter]);
+    const now = await Promise.all(range(1, depth + 1).map((k) => blockAt(url(watched), fork.number + k)));
+    const changes: { removed: boolean }[] = await rpc(url(watched), 'eth_getFilterChanges', [filter]);
+    await rpc(url(watched), 'eth_uninstallFilter', [filter]);
     return {
-      losing, winning, forkPoint: fork.number, dropped, head, convergedMs,
+      losing, winning, watched, forkPoint: fork.number, dropped, head, convergedMs,
       depth: now.filter((b, k) => b.hash !== dropped[k]).length,
       log: { address: store.address, transactionHash, blockHash },
       removedLogs: changes.filter((l) => l.removed).length,

@@ -134,7 +134,7 @@ Control('reorg 2: a filter and a WebSocket logs subscription on the losing side 
   try {
     const report = await ctl(url, ['reorg', '2']);
     assert.is(report.depth, 2);
-    assert.equal(report.losing, [0, 1]);
+    assert.equal([report.losing, report.watched], [[0, 1], 0]);
     assert.is(report.removedLogs, 1);
     const tx = report.log.transactionHash;
     const changes: { removed: boolean; transactionHash: string; blockHash: string }[] = await rpc(watched, 'eth_getFilterChanges', [filter]);
