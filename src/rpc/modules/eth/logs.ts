@@ -1,8 +1,7 @@
 /** eth_getLogs (spec 4.3 'Logs and filters', limits of part 8). */
 import { quantity } from '../../../chain/bytes.ts';
 import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from '../../../chain/logFilter.ts';
-import { queryLogs } from '../../../chain/logQuery.ts';
-import type { ChainReader } from '../../../chain/reader.ts';
+import type { ChainView } from '../../../chain/reader.ts';
 import type { PendingBlock } from '../../pending.ts';
 import { invalidParams } from '../../errors.ts';
 import { logQuery, type LogQuery, type RangeEnd } from '../../filterParams.ts';
@@ -12,7 +11,7 @@ import { method } from '../../method.ts';
 
 /** Where logs come from: the stored chain, and the pending block (src/rpc/pending.ts). */
 export interface LogSources {
-  readonly reader: ChainReader;
+  readonly reader: ChainView;
   readonly pending: { get(): Promise<Pick<PendingBlock, 'logs'>> };
 }
 
@@ -33,7 +32,7 @@ export async function findLogs(deps: LogSources, q: LogQuery): Promise<LogEntry[
   const pending = withPending ? await matchingPendingLogs(deps.pending, q.criteria) : [];
   if (from > head) return pending;
   if (from > to) throw invalidParams(`invalid argument 0 (filter): fromBlock ${quantity(from)} is after toBlock ${quantity(to)} (the head is ${quantity(head)})`);
-  const mined = await queryLogs(reader.store, q.criteria, from, to);
+  const mined = await reader.queryLogs(q.criteria, from, to);
   return pending.length ? [...mined, ...pending] : mined;
 }
 
@@ -48,7 +47,7 @@ export async function matchingPendingLogs(pending: LogSources['pending'], criter
  * The logs of one block, canonical or not; the bloom is checked before the receipts are read. A block
  * this node does not have has no logs: an empty array (spec 4.3: "empty array when none match").
  */
-async function blockLogs(reader: ChainReader, hash: Uint8Array, criteria: LogCriteria): Promise<LogEntry[]> {
+async function blockLogs(reader: ChainView, hash: Uint8Array, criteria: LogCriteria): Promise<LogEntry[]> {
   const block = await reader.getBlock(hash);
   if (!block) return [];
   if (!bloomMayMatch(block.header.logsBloom, criteria)) return [];
