@@ -10,8 +10,6 @@ import { ConfigError } from './error.ts';
 import { isSwitch, OPTIONS, isFlagOnly } from './options.ts';
 
 export type RawOptions = Record<string, unknown>;
-/** Where each value was set, for error messages: `--rpc-port`, `MMNODE_RPC_PORT`, `rpc-port in node.toml`. */
-export type Origins = Record<string, string>;
 
 const ENV_PREFIX = 'MMNODE_';
 export const envName = (option: string) => ENV_PREFIX + option.toUpperCase().replaceAll('-', '_');
@@ -31,6 +29,7 @@ export function fromEnv(env: NodeJS.ProcessEnv): RawOptions {
   for (const [key, value] of Object.entries(env)) {
     if (!key.startsWith(ENV_PREFIX) || value === undefined) continue;
     const name = key.slice(ENV_PREFIX.length).toLowerCase().replaceAll('_', '-');
+    if (name === 'config') continue; // MMNODE_CONFIG names the file, read before the variables
     if (!(name in OPTIONS) || isFlagOnly(name)) throw new ConfigError(`${key}: unknown option (variables are MMNODE_ and an option's name, e.g. MMNODE_RPC_PORT; see --help)`);
     out[name] = value;
   }
