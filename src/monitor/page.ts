@@ -41,7 +41,7 @@ function drawTree(blocks) {
     used.set(col + ':' + row, true); rows.set(b.hash, row);
     pos.set(b.hash, [20 + col * 28, 20 + row * 30]);
   }
-  const width = 40 + (Number(blocks.at(-1).number) - low) * 28, height = 40 + Math.max(...rows.values()) * 30;
+  const width = 40 + (Number(blocks.at(-1).number) - low) * 28, height = 56 + Math.max(...rows.values()) * 30;
   svg.setAttribute('width', Math.max(width, 200)); svg.setAttribute('height', height);
   const el = (tag, attrs) => { const e = document.createElementNS(ns, tag); for (const k in attrs) e.setAttribute(k, attrs[k]); svg.append(e); return e; };
   for (const b of blocks) {
@@ -52,6 +52,7 @@ function drawTree(blocks) {
   for (const b of blocks) {
     const [x, y] = pos.get(b.hash);
     const c = el('circle', { cx: x, cy: y, r: 8, class: 'block ' + (b.canonical ? 'canonical' : 'fork'), 'data-number': b.number, 'data-hash': b.hash });
+    if (b.canonical && Number(b.number) % 5 === 0) el('text', { x, y: height - 6, 'text-anchor': 'middle', 'font-size': 10 }).textContent = b.number;
     const t = document.createElementNS(ns, 'title'); t.textContent = '#' + b.number + ' ' + b.hash + ' (' + b.txs + ' txs, ' + b.uncles.length + ' uncles)'; c.append(t);
   }
 }
