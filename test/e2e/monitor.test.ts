@@ -23,7 +23,6 @@ Monitor.after(async () => {
   await b?.stop();
 });
 
-const metricsOf = async (node: TestNode) => (await fetch(`${node.node.metricsUrl}/metrics`)).text();
 /** A sample's value: `name{labels} value`. */
 const sample = (text: string, series: string) => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
@@ -62,7 +61,7 @@ Monitor('GET /metrics: mmnode_ metrics in the Prometheus text format', async () 
 });
 
 Monitor('GET /status.json: the fork is kept beside the best chain', async () => {
-  const status = await (await fetch(`${a.node.metricsUrl}/status.json`)).json();
+  const status: any = await (await fetch(`${a.node.metricsUrl}/status.json`)).json();
   assert.is(status.head.number, '2');
   assert.is(status.peers.length, 1);
   assert.is(status.peers[0].id, b.node.p2p.peerId);
@@ -78,7 +77,8 @@ Monitor('the status page in headless Chromium: head, peers and the fork drawn, u
   });
   const page = await browser.newPage();
   await page.goto(`${a.node.metricsUrl}/`);
-  await page.waitForFunction(() => document.getElementById('head-number')?.textContent === '#2');
+  const headShown = (text: string) => page.waitForSelector(`#head-number:text-is("${text}")`);
+  await headShown('#2');
   assert.is(await page.textContent('#peer-count'), '1');
   assert.is(await page.locator('#peers tr').count(), 1);
   assert.is(await page.textContent('#sync'), 'in step');
@@ -87,7 +87,7 @@ Monitor('the status page in headless Chromium: head, peers and the fork drawn, u
   assert.is(await page.locator('#fork-tree circle.fork').getAttribute('data-number'), '1');
   // Live: a new block shows without a reload.
   await rpc(a.url, 'evm_mine');
-  await page.waitForFunction(() => document.getElementById('head-number')?.textContent === '#3');
+  await headShown('#3');
   assert.is(await page.locator('#fork-tree circle.canonical').count(), 4);
   const outputDir = join(ROOT, 'test-output');
   mkdirSync(outputDir, { recursive: true });
