@@ -50,7 +50,7 @@ export interface NodeConfig {
   lightKdf?: boolean;
   /** A polling filter not polled for this long is removed; undefined: 5 minutes. */
   filterTimeoutMs?: number;
-  /** Prometheus metrics and the status page (src/metrics); undefined: off. */
+  /** The metrics and status page server (src/actors/monitor); undefined: off. */
   metrics?: { host: string; port: number };
   /** Process-wide: main.ts configures src/log.ts with it before starting the node. */
   log?: { level: LogLevel; format?: LogFormat };
@@ -68,12 +68,11 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = {}): NodeCo
   const file = configFile === undefined ? {} : fromFile(configFile);
   const vars = fromEnv(env);
   const origin = (name: string) => name in flags ? `--${name}` : name in vars ? envName(name) : `${name} in ${configFile}`;
-  const parsed = optionsSchema.safeParse({ ...file, ...vars, ...flags });
+  const raw: RawOptions = { ...file, ...vars, ...flags };
+  const parsed = optionsSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const name = String(issue.path[0] ?? '');
-    const given = ({ ...file, ...vars, ...flags } as RawOptions)[name];
-    throw new ConfigError(`${origin(name)} must be ${acceptsOf(name) ?? 'valid'}, not ${JSON.stringify(given)}`);
+    const name = String(parsed.error.issues[0]!.path[0] ?? '');
+    throw new ConfigError(`${origin(name)} must be ${acceptsOf(name) ?? 'valid'}, not ${JSON.stringify(raw[name])}`);
   }
   const o = parsed.data as Options;
   const config = resolve(o, origin);

@@ -6,23 +6,11 @@
 import { bytesToHex } from '@ethereumjs/util';
 import type { Block } from '../chain/block.ts';
 import { headerHash } from '../chain/header.ts';
-import type { ChainReader } from '../chain/reader.ts';
-import type { ActorRef } from '../actors/kernel/index.ts';
-import type { BlockSyncProtocol } from '../actors/blockSync/index.ts';
-import type { MinerProtocol } from '../actors/miner/protocol.ts';
-import type { PeerManagerProtocol } from '../actors/peerManager/protocol.ts';
-import type { TxPoolProtocol } from '../actors/txpool/index.ts';
 import { describeProgress } from '../actors/blockSync/progress.ts';
+import type { RpcDeps } from '../rpc/deps.ts';
 
-export interface StatusSources {
-  readonly reader: ChainReader;
-  readonly peers: ActorRef<PeerManagerProtocol>;
-  readonly txpool: ActorRef<TxPoolProtocol>;
-  readonly miner: ActorRef<MinerProtocol>;
-  readonly sync: ActorRef<BlockSyncProtocol>;
-  readonly clientVersion: string;
-  readonly peerId: string;
-}
+/** The actors and reader the RPC modules ask too, and this node's peer id. */
+export type StatusSources = Pick<RpcDeps, 'reader' | 'peers' | 'txpool' | 'miner' | 'sync' | 'clientVersion'> & { readonly peerId: string };
 
 export interface RecentBlock {
   readonly number: string;

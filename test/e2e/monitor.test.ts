@@ -49,9 +49,9 @@ Monitor('GET /metrics: mmnode_ metrics in the Prometheus text format', async () 
   assert.is(sample(text, 'mmnode_head_total_difficulty'), 3);
   assert.is(sample(text, 'mmnode_peers'), 1);
   assert.is(sample(text, 'mmnode_txpool_transactions{state="pending"}'), 0);
-  assert.is(sample(text, 'mmnode_rpc_requests_total{method="evm_mine",outcome="ok"}'), 1);
-  assert.is(sample(text, 'mmnode_rpc_requests_total{method="eth_getBalance",outcome="error"}'), 1);
   assert.is(sample(text, 'mmnode_rpc_request_duration_seconds_count{method="evm_mine",outcome="ok"}'), 1);
+  assert.is(sample(text, 'mmnode_rpc_request_duration_seconds_count{method="eth_getBalance",outcome="error"}'), 1);
+  assert.ok(sample(text, 'mmnode_rpc_request_duration_seconds_bucket{le="5",method="evm_mine",outcome="ok"}') === 1, 'latency buckets by method');
   assert.ok(sample(text, 'mmnode_block_import_duration_seconds_count')! >= 3, 'its own block and the two synced');
   assert.is(sample(text, 'mmnode_sync_highest_block'), 0, 'not syncing any more');
   assert.ok(sample(text, 'mmnode_nodejs_eventloop_lag_seconds') !== undefined);
