@@ -43,7 +43,7 @@ log.info(`JSON-RPC: ${node.rpcUrl}`);
 log.info(`P2P: ${node.p2p.multiaddrs.join(' ')}`);
 if (node.metricsUrl) log.info(`metrics: ${node.metricsUrl}/metrics, status page: ${node.metricsUrl}/`);
 // The keys are secrets: say how many there are, never which.
-if (config.hosted) log.info(`hosted mode: requests only at ${node.rpcUrl}/<API_KEY>, ${config.hosted.apiKeys.size} API keys, ${config.hosted.requestsPerMinute} requests per minute each; no keys held`);
+if (config.hosted) log.info(`Hosted mode: requests only at ${node.rpcUrl}/<API_KEY>, ${config.hosted.apiKeys.size} API keys, ${config.hosted.requestsPerMinute} requests per minute each; no keys held`);
 // A machine-readable line for scripts and the test harness.
 console.log(JSON.stringify({ ready: true, rpcUrl: node.rpcUrl, metricsUrl: node.metricsUrl, peerId: node.p2p.peerId, multiaddrs: node.p2p.multiaddrs }));
 
