@@ -50,6 +50,10 @@ export interface NodeConfig {
   lightKdf?: boolean;
   /** A polling filter not polled for this long is removed; undefined: 5 minutes. */
   filterTimeoutMs?: number;
+  /** RPC worker threads, request deadline and gas cap (src/rpc/workers/pool.ts); unset fields keep the defaults. */
+  rpcWorkers?: number;
+  rpcEvmTimeoutMs?: number;
+  rpcGasCap?: bigint;
   /** The metrics and status page server (src/actors/monitor); undefined: off. */
   metrics?: { host: string; port: number };
   /** Process-wide: main.ts configures src/log.ts with it before starting the node. */
@@ -135,6 +139,9 @@ function resolve(o: Options, origin: (name: string) => string): NodeConfig {
     }),
     lightKdf: o['light-kdf'],
     filterTimeoutMs: filterTimeout === undefined ? undefined : filterTimeout * 1000,
+    rpcWorkers: o['rpc-workers'],
+    rpcEvmTimeoutMs: o['rpc-evm-timeout'],
+    rpcGasCap: o['rpc-gas-cap'] === undefined ? undefined : BigInt(o['rpc-gas-cap']),
     metrics: metricsPort === undefined ? undefined : { host: o['metrics-host'], port: metricsPort },
     log: { level: o['log-level'], format: o['log-format'] },
   };

@@ -22,10 +22,10 @@ import {
   createP2P, gossipTopics, MAX_GOSSIP_BYTES, offerServices, parsePeerAddress, requestBlocksByRange, REQUEST_TIMEOUT_MS, takePooledTxs,
   topicScoreParams, type P2P, type PeerEvent, type PeerIdStr,
 } from './p2p/index.ts';
-import { CallExecutor } from './chain/calls.ts';
 import { createChainCommon } from './chain/execution.ts';
+import { LiveLogSource } from './chain/liveLogs.ts';
 import { NETWORKS } from './chain/networks.ts';
-import { ChainReader } from './chain/reader.ts';
+import { ChainReader, type ChainView } from './chain/reader.ts';
 import { ChainStore } from './chain/store.ts';
 import type { NodeConfig } from './config.ts';
 import { HostedGate } from './rpc/hosted.ts';
@@ -33,6 +33,7 @@ import { buildMethods } from './rpc/modules/index.ts';
 import { PendingBlocks } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { BlockReplayer } from './tracing/replay.ts';
+import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER, RpcWorkerPool } from './rpc/workers/pool.ts';
 import { spawnMonitor } from './actors/monitor/index.ts';
 import { NodeMetrics } from './monitor/metrics.ts';
 import { logger, logsDebug } from './log.ts';
@@ -56,6 +57,8 @@ export interface RunningNode {
   readonly events: EventBus<NodeEvent>;
   /** The peer manager: the testnet harness bans and unbans peers through it to partition nodes. */
   readonly peers: ActorRef<PeerManagerProtocol>;
+  /** The RPC worker threads (src/rpc/workers/pool.ts): tests and benchmarks read their state. */
+  readonly workers: RpcWorkerPool;
   /** The --metrics-port server's base URL (metrics at /metrics, the status page at /); undefined when off. */
   readonly metricsUrl: string | undefined;
   /** Resolves when the node stops, by request or because an actor escalated a failure. */
@@ -74,8 +77,10 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => { resolveStopped = r; });
 
+  let workers: RpcWorkerPool | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      await workers?.close();
       for (const actor of started.reverse()) await actor.stop().catch((err) => log.error({ err }, `stopping ${actor.ref.name} failed`));
       resolveStopped();
     })();
@@ -126,18 +131,26 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       dir: join(config.dataDir, 'keystore'), scrypt: config.lightKdf ? LIGHT_SCRYPT : STANDARD_SCRYPT,
       devKeys: [...network.devAccounts.map((a) => a.privateKey), hexToBytes(REGTEST_MINER_KEY)],
     }) : undefined;
+    const liveLogs = new LiveLogSource(reader);
     const filters = await start(spawnFilterSupervisor({
       ...DEFAULT_FILTER_OPTIONS, idleTimeoutMs: config.filterTimeoutMs ?? DEFAULT_FILTER_OPTIONS.idleTimeoutMs,
-    }, { reader }));
+    }, { logs: liveLogs }));
     bus.subscribe(filters.ref, toLiveEvent);
     const switches = config.rpcModules ?? defaultSwitches(config.network);
+    const gasCap = config.rpcGasCap ?? DEFAULT_GAS_CAP;
+    const workerCount = config.rpcWorkers ?? DEFAULT_RPC_WORKER_OPTIONS.size;
+    workers = new RpcWorkerPool(
+      { size: workerCount, timeoutMs: config.rpcEvmTimeoutMs ?? DEFAULT_RPC_WORKER_OPTIONS.timeoutMs, maxQueued: workerCount * QUEUED_PER_WORKER },
+      { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
+    );
+    // The main thread keeps a replayer for traces of the pending block only (src/rpc/workers/methods.ts).
     const methods = buildMethods({
-      reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader),
-      wallet, pending: new PendingBlocks(reader, miner.ref),
+      reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, replayer: new BlockReplayer(reader),
+      gasCap, workers, wallet, pending: new PendingBlocks(reader, miner.ref),
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);
-    const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader, observe))
+    const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader, liveLogs, observe))
       .catch((err) => { throw portError(err, 'RPC', '--rpc-port', config.rpcHost, config.rpcPort); });
     bus.subscribe(listener.ref, toLiveEvent);
     const address = await listener.ref.ask('listener.address', {});
@@ -145,7 +158,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     if (config.metrics) {
       const { host, port } = config.metrics;
       const sources = {
-        reader, peers: net.peerManager.ref, txpool: txpool.ref, miner: miner.ref, sync: net.blockSync.ref, clientVersion: CLIENT_VERSION, peerId: p2pInfo.peerId,
+        reader, peers: net.peerManager.ref, txpool: txpool.ref, miner: miner.ref, sync: net.blockSync.ref, workers, clientVersion: CLIENT_VERSION, peerId: p2pInfo.peerId,
       };
       metrics = new NodeMetrics(sources);
       const monitor = await start(spawnMonitor(metrics, sources, host, port))
@@ -155,7 +168,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       metricsUrl = `http://${at.address}:${at.port}`;
     }
     return {
-      rpcUrl: `http://${address.address}:${address.port}`, metricsUrl, reader, stopped, stop, peers: net.peerManager.ref, events: bus,
+      rpcUrl: `http://${address.address}:${address.port}`, metricsUrl, reader, workers, stopped, stop, peers: net.peerManager.ref, events: bus,
       p2p: { peerId: p2pInfo.peerId, multiaddrs: p2pInfo.multiaddrs },
     };
   } catch (err) {
@@ -169,7 +182,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
  * to peers and hands what they gossip to the chain and the pool (docs/network.md).
  */
 async function startPeers(
-  config: NodeConfig, reader: ChainReader,
+  config: NodeConfig, reader: ChainView,
   { chain, txpool, bus, start }: {
     chain: Actor<ChainProtocol>; txpool: Actor<TxPoolProtocol>; bus: EventBus<NodeEvent>; start: <P extends Protocol>(actor: Actor<P>) => Promise<Actor<P>>;
   },

@@ -9,6 +9,7 @@ import { DEFAULT_FILTER_OPTIONS } from '../actors/filterSupervisor/index.ts';
 import { DEFAULT_TXPOOL_OPTIONS } from '../actors/txpool/index.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE } from '../rpc/hosted.ts';
 import { LOG_FORMATS, LOG_LEVELS } from '../log.ts';
+import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS } from '../rpc/workers/pool.ts';
 
 /** Peers a node dials toward by default: enough for gossip's mesh (docs/network.md "Gossip") to form. */
 export const DEFAULT_MIN_PEERS = 8;
@@ -72,6 +73,12 @@ export const OPTIONS = {
   'tx-expiry-seconds': positive('<s>', `drop a pool transaction after <s> seconds (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeMs / 1000})`),
   'light-kdf': { schema: switchOn.default(false), accepts: 'true or false', help: 'encrypt new key files with light scrypt parameters (fast, for development)' },
   'filter-timeout': positive('<s>', `remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})`),
+  'rpc-workers': positive('<n>', `threads running eth_call, eth_estimateGas, debug_trace* and trace_* (default: the cores, ${DEFAULT_RPC_WORKER_OPTIONS.size} here)`),
+  'rpc-evm-timeout': positive('<ms>', `deadline of one such request, waiting included (default ${DEFAULT_RPC_WORKER_OPTIONS.timeoutMs})`),
+  'rpc-gas-cap': {
+    schema: z.union([z.number().int().positive().transform(String), z.string().regex(/^[1-9]\d{0,18}$/)]).optional(),
+    accepts: 'a positive whole amount of gas', arg: '<gas>', help: `most gas one eth_call, eth_estimateGas or debug_traceCall may use (default ${DEFAULT_GAS_CAP})`,
+  },
   'metrics-port': { schema: whole(0, 65535).optional(), accepts: 'a port number from 0 to 65535', arg: '<port>', help: 'serve Prometheus metrics at /metrics and the status page at / on this port (default off)' },
   'metrics-host': { schema: z.string().min(1).default('127.0.0.1'), accepts: 'a host name or address', arg: '<host>', help: 'listen address of --metrics-port (default 127.0.0.1)' },
   'log-level': { schema: choice([...LOG_LEVELS]).default('info'), accepts: LOG_LEVELS.join(', '), arg: `<${LOG_LEVELS.join('|')}>`, help: 'least severe log lines written (default info; debug adds every RPC request and stack traces)' },

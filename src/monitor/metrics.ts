@@ -31,6 +31,15 @@ export class NodeMetrics {
         this.set({ state: 'queued' }, queued.length);
       },
     });
+    new Gauge({
+      name: 'mmnode_rpc_worker_requests', help: 'eth_call, eth_estimateGas and tracing requests: running on a worker thread, or queued for one', labelNames: ['state'], registers,
+      collect() {
+        const { running, queued } = sources.workers.stats();
+        this.set({ state: 'running' }, running);
+        this.set({ state: 'queued' }, queued);
+      },
+    });
+    gauge('mmnode_rpc_workers', 'RPC worker threads running', () => sources.workers.stats().workers);
     const sync = async () => sources.sync.ask('sync.report', {});
     gauge('mmnode_sync_current_block', 'While catching up: the block reached (0 when not syncing)', async () => Number((await sync() || undefined)?.currentBlock ?? 0));
     gauge('mmnode_sync_highest_block', 'While catching up: the block synced toward (0 when not syncing)', async () => Number((await sync() || undefined)?.highestBlock ?? 0));

@@ -18,7 +18,7 @@ h1{font-size:1.3em}h2{font-size:1.05em;margin-top:1.5em}
 <div class="cards">
  <div class="card">head<b id="head-number">–</b><span id="head-hash"></span></div>
  <div class="card">peers<b id="peer-count">–</b></div>
- <div class="card">pool pending / queued<b><span id="pool-pending">–</span> / <span id="pool-queued">–</span></b></div>
+ <div class="card">pool pending / queued<b><span id="pool-pending">–</span> / <span id="pool-queued">–</span></b><span id="rpc-workers"></span></div>
  <div class="card">mining<b id="mining">–</b><span id="hashrate"></span></div>
  <div class="card">sync<b id="sync">–</b></div>
 </div>
@@ -65,6 +65,7 @@ async function refresh() {
     $('head-number').textContent = '#' + s.head.number; $('head-hash').textContent = short(s.head.hash);
     $('peer-count').textContent = s.peers.length;
     $('pool-pending').textContent = s.pool.pending; $('pool-queued').textContent = s.pool.queued;
+    $('rpc-workers').textContent = 'EVM requests: ' + s.rpcWorkers.running + ' running, ' + s.rpcWorkers.queued + ' queued';
     $('mining').textContent = s.mining.mining ? s.mining.mode : 'off'; $('hashrate').textContent = s.mining.hashrate + ' H/s';
     $('sync').textContent = s.sync ? s.sync.text : 'in step';
     $('peers').replaceChildren(...s.peers.map((p) => {

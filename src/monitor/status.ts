@@ -10,7 +10,7 @@ import { describeProgress } from '../actors/blockSync/progress.ts';
 import type { RpcDeps } from '../rpc/deps.ts';
 
 /** The actors and reader the RPC modules ask too, and this node's peer id. */
-export type StatusSources = Pick<RpcDeps, 'reader' | 'peers' | 'txpool' | 'miner' | 'sync' | 'clientVersion'> & { readonly peerId: string };
+export type StatusSources = Pick<RpcDeps, 'reader' | 'peers' | 'txpool' | 'miner' | 'sync' | 'workers' | 'clientVersion'> & { readonly peerId: string };
 
 export interface RecentBlock {
   readonly number: string;
@@ -59,6 +59,7 @@ export async function statusSnapshot(src: StatusSources, recent: RecentBlocks) {
       score: scoreOf.get(p.id)?.score ?? 0, goodReputation: scoreOf.get(p.id)?.goodReputation ?? true,
     })),
     pool: { pending: pool.pending.length, queued: pool.queued.length },
+    rpcWorkers: src.workers.stats(),
     mining: { mode: mining.mode, mining: mining.mining, hashrate: String(mining.hashrate) },
     sync: sync === false ? null : {
       startingBlock: String(sync.startingBlock), currentBlock: String(sync.currentBlock), highestBlock: String(sync.highestBlock),

@@ -54,6 +54,7 @@ Monitor('GET /metrics: mmnode_ metrics in the Prometheus text format', async () 
   assert.ok(sample(text, 'mmnode_rpc_request_duration_seconds_bucket{le="5",method="evm_mine",outcome="ok"}') === 1, 'latency buckets by method');
   assert.ok(sample(text, 'mmnode_block_import_duration_seconds_count')! >= 3, 'its own block and the two synced');
   assert.is(sample(text, 'mmnode_sync_highest_block'), 0, 'not syncing any more');
+  assert.is(sample(text, 'mmnode_rpc_worker_requests{state="queued"}'), 0);
   assert.ok(sample(text, 'mmnode_nodejs_eventloop_lag_seconds') !== undefined);
   assert.ok(sample(text, 'mmnode_process_resident_memory_bytes')! > 0);
   for (const line of text.split('\n')) if (/^[a-z]/.test(line)) assert.match(line, /^mmnode_/);
