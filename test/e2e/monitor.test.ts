@@ -3,14 +3,11 @@
  * Chromium (the one shipped in @sparticuz/chromium, driven by playwright-core). Two nodes mine apart,
  * then the monitored one joins the other's heavier chain, so its own block becomes a fork.
  */
-import chromium from '@sparticuz/chromium';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium as playwright, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ROOT } from '../../testnet/launch.ts';
-import { startTestNode, tempDir, type TestNode } from '../helpers/node.ts';
+import { launchBrowser, screenshot } from '../helpers/browser.ts';
+import { startTestNode, type TestNode } from '../helpers/node.ts';
 import { rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
 
 const Monitor = suite('monitor: metrics and status page');
@@ -72,10 +69,7 @@ Monitor('GET /status.json: the fork is kept beside the best chain', async () => 
 });
 
 Monitor('the status page in headless Chromium: head, peers and the fork drawn, updating live', async () => {
-  browser = await playwright.launchPersistentContext(tempDir('mmnode-chromium-'), {
-    executablePath: await chromium.executablePath(), headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchBrowser();
   const page = await browser.newPage();
   await page.goto(`${a.node.metricsUrl}/`);
   const headShown = (text: string) => page.waitForSelector(`#head-number:text-is("${text}")`);
@@ -90,11 +84,7 @@ Monitor('the status page in headless Chromium: head, peers and the fork drawn, u
   await rpc(a.url, 'evm_mine');
   await headShown('#3');
   assert.is(await page.locator('#fork-tree circle.canonical').count(), 4);
-  const outputDir = join(ROOT, 'test-output');
-  mkdirSync(outputDir, { recursive: true });
-  const shot = join(outputDir, 'status-page.png');
-  await page.screenshot({ path: shot, fullPage: true });
-  console.log(`  status page screenshot: ${shot}`);
+  await screenshot(page, 'status-page');
 });
 
 Monitor.run();
