@@ -25,7 +25,7 @@ import { startNodeProcess, type NodeProcess } from '../testnet/launch.ts';
 const NODES = Number(process.env.BENCH_NODES ?? 30);
 const BLOCKS = Number(process.env.BENCH_PROPAGATION_BLOCKS ?? 100);
 const SYNC_BLOCKS = Number(process.env.BENCH_SYNC_BLOCKS ?? 5_000);
-const SYNC_PEERS = 3;
+const SYNC_PEERS = Number(process.env.BENCH_SYNC_PEERS ?? 3);
 /** Which parts to run: `network` (1–3), `sync` (4), or both (default). */
 const PARTS = (process.env.BENCH_PARTS ?? 'network,sync').split(',');
 const MIN_PEERS = 8;
