@@ -71,12 +71,14 @@ export const USAGE = `Usage: npm start -- [options]
   --min-peers <n>                      dial remembered and discovered peers while below <n> (default ${DEFAULT_MIN_PEERS}, at most --max-peers)
   --max-peers <n>                      most peer connections (default 32)
   --rpc-modules <m1,m2,...>            exactly these RPC modules on (default: all on regtest; on testnet
-                                       and mainnet all but personal, evm, debug, trace, sco and mnr)
+                                       and mainnet all but personal, evm, debug, trace, sco and mnr;
+                                       hosted: eth without eth_sign/eth_sendTransaction, net, web3, rpc)
   --rpc-enable-methods <a,b,...>       switch single methods on (only them, when their module is off)
   --rpc-disable-methods <a,b,...>      switch single methods off
   --rpc-config <file>                  JSON switches, applied before the three flags above:
                                        {"modules": {"debug": {"enabled": true, "methods": {"disabled": [...]}}}}
-  --hosted                             hosted endpoint: serve only /<API_KEY>, hold no keys (needs --api-keys)
+  --hosted                             hosted endpoint: serve only /<API_KEY>, hold no keys, public modules
+                                       only unless named (never personal); needs --api-keys
   --api-keys <file>                    API keys for --hosted, one per line (16-128 of A-Z a-z 0-9 _ -)
   --rate-limit <n>                     requests per minute per API key in hosted mode (default ${DEFAULT_REQUESTS_PER_MINUTE})
   --txpool-size <n>                    transactions the pool holds before evicting the cheapest (default ${DEFAULT_TXPOOL_OPTIONS.maxTxs})
@@ -152,7 +154,7 @@ export function parseConfig(argv: string[]): NodeConfig {
   const rpcModules = orConfigError('RPC module switches', () => resolveSwitches(network, {
     file: rpcConfig === undefined ? undefined : orConfigError('--rpc-config', () => JSON.parse(readFileSync(rpcConfig, 'utf8'))),
     modules: list(values['rpc-modules']), enableMethods: list(values['rpc-enable-methods']), disableMethods: list(values['rpc-disable-methods']),
-  }));
+  }, values.hosted));
   if (values.hosted !== (values['api-keys'] !== undefined)) throw new ConfigError('--hosted and --api-keys <file> go together');
   if (values['rate-limit'] !== undefined && (!values.hosted || !/^[1-9]\d*$/.test(values['rate-limit']))) {
     throw new ConfigError('--rate-limit must be a positive whole number of requests per minute, with --hosted');

@@ -110,7 +110,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       ...DEFAULT_FILTER_OPTIONS, idleTimeoutMs: config.filterTimeoutMs ?? DEFAULT_FILTER_OPTIONS.idleTimeoutMs,
     }, { reader }));
     bus.subscribe(filters.ref, toLiveEvent);
-    const switches = config.rpcModules ?? defaultSwitches(config.network);
+    const switches = config.rpcModules ?? defaultSwitches(config.network, config.hosted !== undefined);
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader),
       wallet, pending: new PendingBlocks(reader, miner.ref),
