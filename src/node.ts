@@ -84,7 +84,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 
   try {
     const chain = await start(spawnChain(reader, bus, onEscalate));
-    const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool }));
+    const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool }, join(config.dataDir, 'txpool.journal')));
     bus.subscribe(txpool.ref, (e) => (e.type === 'chain.headChanged' ? e : undefined));
     const miner = await start(spawnMiner({
       mode: config.mining, blockTimeMs: config.blockTimeMs, coinbase: config.coinbase, minGasPriceTarget: config.minGasPrice,

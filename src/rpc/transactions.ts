@@ -8,9 +8,11 @@ import type { TxArgs } from './params.ts';
 /** Default gas of a node-built transaction (spec part 8). */
 export const DEFAULT_GAS = 90_000n;
 
-/** The pool's verdict: the hash, or -32010 with the reason. */
+/** The pool's verdict: the hash once the transaction is in the pool's journal, or -32010 with the reason. */
 export async function submitTx(deps: Pick<RpcDeps, 'txpool'>, tx: TypedTransaction): Promise<Hex> {
-  return (await deps.txpool.ask('tx.submit', { tx })).hash;
+  const { hash, journaled } = await deps.txpool.ask('tx.submit', { tx });
+  await journaled;
+  return hash;
 }
 
 /**

@@ -179,6 +179,8 @@ export function minerBehavior(
         stale: true, notified: false, autoScheduled: false, extraNonce: 0, timer: undefined, mode: 'off', timeOffsetSec: 0n,
       };
       setMode(s, opts.mode);
+      // The pool may start with transactions (its journal's): automine does not wait for the next one.
+      if (s.mode === 'auto') scheduleAuto(s);
       return s;
     },
     async onTell(s, msg) {
