@@ -193,7 +193,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     bus.publish({ type: 'pool.txAdded', tx, pending });
     // Filling a gap can make the nonces after it executable.
     if (pending && s.book.at(sender, tx.nonce + 1n)) announce(await settle(s, sender));
-    return { hash, pending, journaled };
+    return journaled ? { hash, pending, journaled } : { hash, pending };
   }
 
   /**
