@@ -49,6 +49,8 @@ export interface RunningNode {
   readonly events: EventBus<NodeEvent>;
   /** The peer manager: the testnet harness bans and unbans peers through it to partition nodes. */
   readonly peers: ActorRef<PeerManagerProtocol>;
+  /** Every JSON-RPC method name the node answers for (served or refused with a reason): the fuzz suite calls each. */
+  readonly methodNames: readonly string[];
   /** Resolves when the node stops, by request or because an actor escalated a failure. */
   readonly stopped: Promise<void>;
   stop(): Promise<void>;
@@ -121,7 +123,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     bus.subscribe(listener.ref, toLiveEvent);
     const address = await listener.ref.ask('listener.address', {});
     return {
-      rpcUrl: `http://${address.address}:${address.port}`, reader, stopped, stop, peers: net.peerManager.ref, events: bus,
+      rpcUrl: `http://${address.address}:${address.port}`, reader, stopped, stop, peers: net.peerManager.ref, events: bus, methodNames: Object.keys(methods),
       p2p: { peerId: p2pInfo.peerId, multiaddrs: p2pInfo.multiaddrs },
     };
   } catch (err) {
