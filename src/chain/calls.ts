@@ -6,6 +6,7 @@ import type { Common } from '@ethereumjs/common';
 import { paramsTx } from '@ethereumjs/tx';
 import { Address, bytesToHex, type DB } from '@ethereumjs/util';
 import type { Block as EjsBlock } from '@ethereumjs/block';
+import { EVMError } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
 import { ZERO_ADDRESS, ZERO_HASH } from './bytes.ts';
 import { createExecutionVM, executionBlock, stateManagerAt, type StoredLog } from './execution.ts';
@@ -136,6 +137,10 @@ export class CallExecutor {
           caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
           gasLimit: gas - intrinsic, gasPrice: req.gasPrice ?? 0n,
           block: this.contextOf(header),
+        }).catch((err: unknown) => {
+          // A value above the caller's balance is thrown, not returned: it is the call's failure all the same.
+          if (err instanceof EVMError) return { execResult: { returnValue: new Uint8Array(), exceptionError: err, executionGasUsed: 0n, logs: [] } };
+          throw err;
         });
         const r = res.execResult;
         return {

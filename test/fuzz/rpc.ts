@@ -162,7 +162,10 @@ async function exchange(url: string, body: string, what: string): Promise<void> 
   if (Array.isArray(reply) && reply.length === 0) fail('an empty batch reply');
   for (const r of replies) {
     const why = badResponse(r);
-    if (why) fail(why);
+    if (!why) continue;
+    // In a batch, name the request that got the bad reply.
+    const sent = Array.isArray(reply) ? (JSON.parse(body) as { id?: unknown }[]).find((q) => q?.id === (r as { id?: unknown }).id) : undefined;
+    fail(sent ? `${why} for ${JSON.stringify(sent).slice(0, 500)}` : why);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Hostile parameters get -32602 naming the parameter, never -32603 (docs/hardening.md "Hostile input"):
  * transactions the node would sign with a nonce or gas beyond 64 bits or gas × gas price beyond 256 bits,
- * a tracer option that cannot be turned into text, params nested 100,000 deep. The node keeps serving.
+ * a call moving more than its caller holds, a tracer option that cannot be turned into text, params nested
+ * 100,000 deep. The node keeps serving.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -34,6 +35,17 @@ Hostile('eth_sendTransaction and personal_sendTransaction: nonce or gas beyond 6
   }
   assert.equal(await call('txpool_status'), { pending: 0, queued: 0 });
   assert.is(await call('eth_getTransactionCount', [DEV, 'pending']), '0x0');
+});
+
+Hostile('eth_call and eth_estimateGas with a value above the caller\'s balance fail as the call, not as the node', async () => {
+  for (const method of ['eth_call', 'eth_estimateGas']) {
+    for (const call of [{ to: DEV, value: hex(2n ** 256n - 1n) }, { from: DEV, to: DEV, value: hex(2n ** 200n) }]) {
+      const err = await fails(method, [call]);
+      assert.ok(err.code !== -32603, `${method} ${JSON.stringify(call)}: ${err.code} ${err.message}`);
+      assert.is(err.code, -32015);
+      assert.match(err.message, /^VM Exception while processing transaction: (insufficient balance|value overflow)/);
+    }
+  }
 });
 
 Hostile('a tracer whose toString is not a function is -32602 naming the tracer', async () => {
