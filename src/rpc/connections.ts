@@ -17,6 +17,7 @@ export interface ConnectionLimits {
   /** A keep-alive connection with no request in flight is closed after this. */
   readonly idleTimeoutMs: number;
   readonly maxConnections: number;
+  /** Not applied to 127.0.0.1 and ::1: local clients, and a reverse proxy in front of the node, connect from them. */
   readonly maxConnectionsPerIp: number;
 }
 
@@ -29,6 +30,8 @@ export const DEADLINE_CHECK_MS = 1_000;
 
 /** Connections past a cap are answered, then closed; beyond twice the cap Node drops them unanswered. */
 const HARD_CAP_FACTOR = 2;
+
+const UNCAPPED_ADDRESSES = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** Connections past a cap, with what they are answered (HTTP requests and WebSocket upgrades alike). */
 const refused = new WeakMap<Socket, Refusal>();
@@ -49,7 +52,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
       refused.set(socket, { status: 503, code: LIMIT_EXCEEDED, message: `too many connections: this node serves ${limits.maxConnections} at once; retry later`, retryAfterSec: 1 });
       return;
     }
-    if (fromIp >= limits.maxConnectionsPerIp) {
+    if (fromIp >= limits.maxConnectionsPerIp && !UNCAPPED_ADDRESSES.has(ip)) {
       refused.set(socket, { status: 429, code: LIMIT_EXCEEDED, message: `too many connections from your address: at most ${limits.maxConnectionsPerIp} at once`, retryAfterSec: 1 });
       return;
     }

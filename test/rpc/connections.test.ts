@@ -2,7 +2,7 @@
  * Connection limits of the RPC port (docs/hardening.md "Connection limits"): headers and bodies that
  * trickle in are cut with HTTP 408, idle keep-alive connections are closed, and connections past the
  * total or per-IP cap are answered 503 / 429 with a JSON-RPC error, over raw sockets from several
- * loopback addresses. Small limits keep the test short; the node's defaults are in the README table.
+ * loopback addresses (127.0.0.1 itself counts only toward the total). Small limits keep the test short; the node's defaults are in the README table.
  */
 import { connect, type Socket } from 'node:net';
 import { suite } from 'uvu';
@@ -70,14 +70,14 @@ Connections('headers trickling in are cut with HTTP 408; an idle keep-alive conn
 });
 
 Connections('past the per-IP cap: HTTP 429; past the total cap: HTTP 503; both with a JSON-RPC error, then closed', async () => {
-  const held = [await open('127.0.0.1'), await open('127.0.0.1')];
-  const third = await open('127.0.0.1');
+  const held = [await open('127.0.0.2'), await open('127.0.0.2')];
+  const third = await open('127.0.0.2');
   third.socket.write(request());
   await third.closed;
   assert.match(third.received, /^HTTP\/1\.1 429/);
   assert.match(third.received, /"code":-32005,"message":"too many connections from your address: at most 2 at once"/);
-  held.push(await open('127.0.0.2'));
-  const fourth = await open('127.0.0.3');
+  held.push(await open('127.0.0.3'));
+  const fourth = await open('127.0.0.4');
   fourth.socket.write(request());
   await fourth.closed;
   assert.match(fourth.received, /^HTTP\/1\.1 503/);
@@ -86,11 +86,24 @@ Connections('past the per-IP cap: HTTP 429; past the total cap: HTTP 503; both w
   // A freed place is served again.
   held.shift()!.socket.destroy();
   await pause(50);
-  const again = await open('127.0.0.1');
+  const again = await open('127.0.0.2');
   again.socket.write(request());
   await answered(again);
   assert.match(again.received, /^HTTP\/1\.1 200/);
   for (const c of [...held, again]) c.socket.destroy();
+});
+
+Connections('127.0.0.1 (local clients, a reverse proxy) is held only to the total cap', async () => {
+  await pause(50);
+  const local = [await open('127.0.0.1'), await open('127.0.0.1'), await open('127.0.0.1')];
+  for (const c of local) c.socket.write(request());
+  for (const c of local) await answered(c);
+  assert.ok(local.every((c) => c.received.startsWith('HTTP/1.1 200')), 'three from one address past a per-IP cap of 2');
+  const fourth = await open('127.0.0.1');
+  fourth.socket.write(request());
+  await fourth.closed;
+  assert.match(fourth.received, /^HTTP\/1\.1 503/);
+  for (const c of local) c.socket.destroy();
 });
 
 Connections.run();
