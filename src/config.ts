@@ -13,6 +13,7 @@ import { parseAnnounceAddress, parsePeerAddress } from './p2p/index.ts';
 
 /** Peers a node dials toward by default: enough for gossip's mesh (docs/network.md "Gossip") to form. */
 export const DEFAULT_MIN_PEERS = 8;
+import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS } from './rpc/workers/pool.ts';
 
 export interface NodeConfig {
   network: NetworkName;
@@ -49,6 +50,10 @@ export interface NodeConfig {
   lightKdf?: boolean;
   /** A polling filter not polled for this long is removed; undefined: 5 minutes. */
   filterTimeoutMs?: number;
+  /** RPC worker threads, request deadline and gas cap (src/rpc/workers/pool.ts); unset fields keep the defaults. */
+  rpcWorkers?: number;
+  rpcEvmTimeoutMs?: number;
+  rpcGasCap?: bigint;
 }
 
 export const USAGE = `Usage: npm start -- [options]
@@ -87,6 +92,9 @@ export const USAGE = `Usage: npm start -- [options]
   --tx-expiry-seconds <s>              drop a pool transaction after <s> seconds (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeMs / 1000})
   --light-kdf                          encrypt new key files with light scrypt parameters (fast, for development)
   --filter-timeout <s>                 remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})
+  --rpc-workers <n>                    threads running eth_call, eth_estimateGas, debug_trace* and trace_* (default: the cores, ${DEFAULT_RPC_WORKER_OPTIONS.size} here)
+  --rpc-evm-timeout <ms>               deadline of one such request, waiting included (default ${DEFAULT_RPC_WORKER_OPTIONS.timeoutMs})
+  --rpc-gas-cap <gas>                  most gas one eth_call, eth_estimateGas or debug_traceCall may use (default ${DEFAULT_GAS_CAP})
   --help                               this text`;
 
 export function parseConfig(argv: string[]): NodeConfig {
@@ -122,6 +130,9 @@ export function parseConfig(argv: string[]): NodeConfig {
       'tx-expiry-seconds': { type: 'string' },
       'light-kdf': { type: 'boolean', default: false },
       'filter-timeout': { type: 'string' },
+      'rpc-workers': { type: 'string' },
+      'rpc-evm-timeout': { type: 'string' },
+      'rpc-gas-cap': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -167,6 +178,8 @@ export function parseConfig(argv: string[]): NodeConfig {
   const expiryBlocks = positive('--tx-expiry-blocks', values['tx-expiry-blocks']);
   const expirySeconds = positive('--tx-expiry-seconds', values['tx-expiry-seconds']);
   const filterTimeout = positive('--filter-timeout', values['filter-timeout']);
+  const rpcGasCap = values['rpc-gas-cap'];
+  if (rpcGasCap !== undefined && !/^[1-9]\d{0,18}$/.test(rpcGasCap)) throw new ConfigError(`--rpc-gas-cap must be a positive whole amount of gas, not ${rpcGasCap}`);
   return {
     network,
     dataDir: values['data-dir'] ?? `./data/${network}`,
@@ -188,6 +201,9 @@ export function parseConfig(argv: string[]): NodeConfig {
     }),
     lightKdf: values['light-kdf']!,
     filterTimeoutMs: filterTimeout === undefined ? undefined : filterTimeout * 1000,
+    rpcWorkers: positive('--rpc-workers', values['rpc-workers']),
+    rpcEvmTimeoutMs: positive('--rpc-evm-timeout', values['rpc-evm-timeout']),
+    rpcGasCap: rpcGasCap === undefined ? undefined : BigInt(rpcGasCap),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainView } from '../../chain/reader.ts';
 import { spawn, type Actor, type EventBus } from '../kernel/index.ts';
 import type { NodeEvent } from '../events.ts';
 import { txPoolBehavior } from './behavior.ts';
@@ -13,7 +13,7 @@ export { DEFAULT_TXPOOL_OPTIONS, TxRefusedError, type TxPoolOptions } from './ru
  * With a journal path the pool keeps what it admits there and takes it back at start, also when the
  * actor restarts after a failure; without one it starts empty.
  */
-export function spawnTxPool(reader: ChainReader, bus: EventBus<NodeEvent>, opts: TxPoolOptions = DEFAULT_TXPOOL_OPTIONS, journalPath?: string): Actor<TxPoolProtocol> {
+export function spawnTxPool(reader: ChainView, bus: EventBus<NodeEvent>, opts: TxPoolOptions = DEFAULT_TXPOOL_OPTIONS, journalPath?: string): Actor<TxPoolProtocol> {
   let actor: Actor<TxPoolProtocol> | undefined;
   const journal = journalPath === undefined ? undefined : new TxJournal(journalPath);
   actor = spawn('txpool', txPoolBehavior({ reader, bus, self: () => actor!.ref, journal }, opts), {

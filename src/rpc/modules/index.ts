@@ -16,6 +16,7 @@ import { txpoolModule } from './txpool.ts';
 import { unsupportedMethods } from './unsupported.ts';
 import { walletDisabledMethods } from './walletDisabled.ts';
 import { web3Module } from './web3.ts';
+import { onWorkers } from '../workers/methods.ts';
 
 export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
   const served: Methods = {
@@ -31,7 +32,7 @@ export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
     ...chainModule(deps),
     ...scoModule(deps),
   };
-  const withRpc = { ...served, ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
+  const withRpc = { ...onWorkers(served, deps.workers), ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
   // Unsupported groups are not switchable: whatever the configuration, they say why they are not served.
   return { ...applySwitches(withRpc, switches), ...unsupportedMethods() };
 }

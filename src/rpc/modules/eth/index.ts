@@ -1,7 +1,7 @@
 import type { RpcDeps } from '../../deps.ts';
 import { ethBlockMethods } from './blocks.ts';
 import { ethBridgeMethods } from './bridge.ts';
-import { ethCallMethods } from './calls.ts';
+import { ethCallMethods, ethSendMethods } from './calls.ts';
 import { ethFilterMethods } from './filters.ts';
 import { ethLogMethods } from './logs.ts';
 import { ethMiningMethods } from './mining.ts';
@@ -14,6 +14,7 @@ export const ethModule = (deps: RpcDeps) => ({
   ...ethStateMethods(deps),
   ...ethBlockMethods(deps),
   ...ethCallMethods(deps),
+  ...ethSendMethods(deps),
   ...ethLogMethods(deps),
   ...ethFilterMethods(deps),
   ...(deps.wallet ? ethWalletMethods(deps.wallet, deps) : {}),
