@@ -1,16 +1,15 @@
 /**
  * Hostile parameters get -32602 naming the parameter, never -32603 (docs/hardening.md "Hostile input"):
  * transactions the node would sign with a nonce or gas beyond 64 bits or gas × gas price beyond 256 bits,
- * a call moving more than its caller holds, a tracer option that cannot be turned into text, params nested
- * 100,000 deep. The node keeps serving.
+ * a call moving more than its caller holds, a tracer object whose toString is not a function. (Params
+ * nested 100,000 deep: test/rpc/workers.test.ts and the fuzz suite.) The node keeps serving.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lazyNode } from '../helpers/node.ts';
-import { post } from '../helpers/rpc.ts';
 
 const Hostile = suite('hostile parameters');
-const { url, call, fails, stop } = lazyNode();
+const { call, fails, stop } = lazyNode();
 Hostile.after(stop);
 
 const DEV = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';
@@ -50,27 +49,13 @@ Hostile('eth_call and eth_estimateGas with a value above the caller\'s balance f
 
 Hostile('a tracer whose toString is not a function is -32602 naming the tracer', async () => {
   const hash = await call<string>('eth_sendTransaction', [{ from: DEV, to: DEV, value: '0x1' }]);
-  for (const tracer of [{ toString: 1 }, { toString: 'x', valueOf: null }, ['callTracer'], 7]) {
+  for (const tracer of [{ toString: 1 }, { toString: 'x', valueOf: null }]) {
     for (const options of [{ tracer }, { tracerConfig: { tracer } }]) {
       const err = await fails('debug_traceTransaction', [hash, options]);
       assert.is(err.code, -32602, `${JSON.stringify(options)}: ${err.code} ${err.message}`);
       assert.match(err.message, /tracer/i);
     }
   }
-});
-
-Hostile('params nested 100,000 deep are -32602, alone and in a batch', async () => {
-  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-  const one = (id: number, method: string) => `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":[${deep}]}`;
-  for (const method of ['eth_getBalance', 'eth_call', 'debug_traceTransaction', 'eth_subscribe', 'no_such']) {
-    const res = await post(await url(), one(1, method));
-    assert.is(res.status, 200, method);
-    assert.ok(res.json.error && res.json.error.code !== -32603, `${method}: ${res.text.slice(0, 200)}`);
-    if (method !== 'no_such') assert.is(res.json.error.code, -32602, method);
-  }
-  const batch = await post(await url(), `[${one(1, 'eth_getBalance')},{"jsonrpc":"2.0","id":2,"method":"eth_chainId"}]`);
-  assert.is(batch.json[0].error.code, -32602);
-  assert.is(batch.json[1].result, '0x21');
 });
 
 Hostile.run();
