@@ -106,6 +106,9 @@ Evm('evm_mine mines on demand while mining is stopped; evm_increaseTime moves th
   const err = await fails('evm_increaseTime', ['soon']);
   assert.is(err.code, -32602);
   assert.match(err.message, /invalid number of seconds "soon"/);
+  const tooFar = await fails('evm_increaseTime', ['0xffffffffffffffff']);
+  assert.is(tooFar.code, -32602);
+  assert.match(tooFar.message, /invalid number of seconds 0xffffffffffffffff: the next block's time would pass 2\^32 - 1 .*the offset is 0x1c20/);
 
   const beforeMs = Date.now();
   assert.is(await call('evm_mine'), null);
