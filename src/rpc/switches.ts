@@ -78,8 +78,8 @@ export interface SwitchOverrides {
 export class SwitchError extends Error {}
 
 /**
- * The network's defaults with the operator's overrides applied; SwitchError names what is wrong.
- * A hosted endpoint never serves personal (key management), even when named.
+ * The network's (or a hosted endpoint's) defaults with the operator's overrides applied; SwitchError names
+ * what is wrong. (Naming personal for a hosted endpoint is refused by the configuration: src/config.ts.)
  */
 export function resolveSwitches(network: NetworkName, overrides: SwitchOverrides, hosted = false): RpcSwitches {
   const out: Record<ModuleName, ModuleSwitch> = { ...defaultSwitches(network, hosted) };
@@ -99,7 +99,6 @@ export function resolveSwitches(network: NetworkName, overrides: SwitchOverrides
     const m = moduleOfMethod(name, '--rpc-disable-methods');
     out[m] = { ...out[m], disabledMethods: [...out[m].disabledMethods, name] };
   }
-  if (hosted && out.personal.enabled) throw new SwitchError('personal is never served in hosted mode: a hosted endpoint holds no keys');
   return out;
 }
 

@@ -89,7 +89,7 @@ Hosted('other modules only when named; personal never', async () => {
   assert.not.ok(isCallable(named.rpcModules!, 'txpool_content') || isCallable(named.rpcModules!, 'eth_sign'));
   writeFileSync(join(dir, 'rpc.json'), JSON.stringify({ modules: { personal: { enabled: true } } }));
   for (const argv of [['--rpc-modules', 'eth,personal'], ['--rpc-enable-methods', 'personal_newAccount'], ['--rpc-config', join(dir, 'rpc.json')]]) {
-    assert.throws(() => parseConfig(['--hosted', '--api-keys', file, ...argv]), (e: Error) => e instanceof ConfigError && /personal is never served in hosted mode/.test(e.message), argv.join(' '));
+    assert.throws(() => parseConfig(['--hosted', '--api-keys', file, ...argv]), (e: Error) => e instanceof ConfigError && /cannot serve the personal module/.test(e.message), argv.join(' '));
   }
 });
 
