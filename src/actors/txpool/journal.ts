@@ -11,6 +11,9 @@ import { bytesToHex } from '@ethereumjs/util';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 
 import { keccak256 } from '../../chain/keccak.ts';
+import { logger } from '../../log.ts';
+
+const log = logger('txpool');
 
 /** Below this many dead lines the journal is not rewritten (a rewrite of a tiny file is not worth a syscall). */
 const COMPACT_MIN_DEAD = 1_000;
@@ -93,7 +96,7 @@ export class TxJournal {
       this.#lines += count;
     } catch (err) {
       // The transactions stay in the pool; only their survival of a crash is lost.
-      console.error(`[txpool] could not write the journal ${this.path}:`, (err as Error).message);
+      log.error({ path: this.path, err: (err as Error).message }, 'could not write the pool journal');
     }
   }
 
