@@ -72,6 +72,9 @@ const remember = <V>(map: Map<Hex, V>, key: Hex, value: V, limit: number) => {
 
 const rejected = (message: string) => new NodeError('MM_SUBMIT_REJECTED', message);
 
+/** The built-in client's parent header carries the block's time in 32 bits: no later block can be sealed. */
+const LATEST_PARENT_TIME = 2n ** 32n - 1n;
+
 export function minerBehavior(
   opts: MinerOptions,
   deps: { reader: ChainView; chain: ActorRef<ChainProtocol>; txpool: ActorRef<TxPoolProtocol>; self: () => ActorRef<MinerProtocol> },
@@ -182,6 +185,8 @@ export function minerBehavior(
         stale: true, notified: false, autoScheduled: false, extraNonce: 0, timer: undefined, mode: 'off', timeOffsetSec: 0n,
       };
       setMode(s, opts.mode);
+      // The pool may start with transactions (its journal's): automine does not wait for the next one.
+      if (s.mode === 'auto') scheduleAuto(s);
       return s;
     },
     async onTell(s, msg) {
@@ -264,6 +269,10 @@ export function minerBehavior(
         return [s, s.mode];
       },
       'time.increase': (s, { seconds }) => {
+        if (seconds > 0n && BigInt(Math.floor(Date.now() / 1000)) + s.timeOffsetSec + seconds > LATEST_PARENT_TIME) {
+          throw new NodeError('INVALID_PARAMS', `invalid number of seconds 0x${seconds.toString(16)}: the next block's time would pass `
+            + `2^32 - 1 (February 2106), the latest a parent-chain header carries (the offset is 0x${s.timeOffsetSec.toString(16)})`);
+        }
         if (seconds > 0n) {
           s.timeOffsetSec += seconds;
           s.stale = true;

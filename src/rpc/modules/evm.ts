@@ -25,46 +25,65 @@ const seconds: Param<bigint> = (raw, name) => {
 /** Mining a block can take the built-in client a moment. */
 const MINE_TIMEOUT_MS = 60_000;
 
+/**
+ * One owner for the dev controls: each call runs after the previous one finished, in arrival order, so
+ * concurrent calls see each other's effects (docs/hardening.md "Developer controls").
+ */
+function inOrder() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(run: () => Promise<T> | T): Promise<T> => {
+    const next = last.then(run);
+    last = next.catch(() => undefined);
+    return next;
+  };
+}
+
 export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => {
   /** Saved head numbers; a snapshot's id is its position + 1. In memory, as the reference keeps them. */
   const snapshots: bigint[] = [];
-  /** Moves the head back (dropping the pool); a saved height at or above the head changes nothing. */
+  const serial = inOrder();
+  /** Moves the head back (dropping the pool); false when the head is at or below `number` already. */
   const rewindTo = async (number: bigint) => {
-    if (number < deps.reader.head().number) await deps.chain.ask('head.rewind', { number }, MINE_TIMEOUT_MS);
+    if (number >= deps.reader.head().number) return false;
+    await deps.chain.ask('head.rewind', { number }, MINE_TIMEOUT_MS);
+    return true;
   };
 
   return {
-    evm_snapshot: method([], () => {
+    evm_snapshot: method([], () => serial(() => {
       snapshots.push(deps.reader.head().number);
       return quantity(snapshots.length);
-    }),
-    /** Back to the snapshot's head; later snapshots are discarded, this one stays usable. */
-    evm_revert: method([['id', snapshotId]], async ([id]) => {
+    })),
+    /**
+     * Back to the snapshot's head; later snapshots are discarded, this one stays usable. `false` when
+     * there is nothing to undo (of concurrent reverts to one snapshot, the first wins).
+     */
+    evm_revert: method([['id', snapshotId]], ([id]) => serial(async () => {
       if (id < 1n || id > BigInt(snapshots.length)) {
         const known = snapshots.length ? `ids 0x1 to ${quantity(snapshots.length)} exist` : 'no snapshot was taken';
         throw invalidParams(`unknown snapshot id ${quantity(id < 0n ? 0n : id)}: ${known}`);
       }
-      await rewindTo(snapshots[Number(id) - 1]!);
+      const reverted = await rewindTo(snapshots[Number(id) - 1]!);
       snapshots.length = Number(id);
-      return true;
-    }),
-    evm_reset: method([], async () => {
+      return reverted;
+    })),
+    evm_reset: method([], () => serial(async () => {
       await rewindTo(0n);
       snapshots.length = 0;
       return null;
-    }),
-    evm_mine: method([], async () => {
+    })),
+    evm_mine: method([], () => serial(async () => {
       await deps.miner.ask('mine.now', {}, MINE_TIMEOUT_MS);
       return null;
-    }),
-    evm_startMining: method([], async () => {
+    })),
+    evm_startMining: method([], () => serial(async () => {
       await deps.miner.ask('mining.set', { on: true });
       return null;
-    }),
-    evm_stopMining: method([], async () => {
+    })),
+    evm_stopMining: method([], () => serial(async () => {
       await deps.miner.ask('mining.set', { on: false });
       return null;
-    }),
-    evm_increaseTime: method([['seconds', seconds]], async ([s]) => quantity(await deps.miner.ask('time.increase', { seconds: s }))),
+    })),
+    evm_increaseTime: method([['seconds', seconds]], ([s]) => serial(async () => quantity(await deps.miner.ask('time.increase', { seconds: s })))),
   };
 };
