@@ -8,6 +8,7 @@ import type { MiningMode } from './actors/miner/index.ts';
 import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './actors/txpool/index.ts';
 import { DEFAULT_FILTER_OPTIONS } from './actors/filterSupervisor/index.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from './rpc/hosted.ts';
+import { REVERT_CODES, type RevertCode } from './rpc/revertCode.ts';
 import { resolveSwitches, type RpcSwitches } from './rpc/switches.ts';
 import { parseAnnounceAddress, parsePeerAddress } from './p2p/index.ts';
 
@@ -49,6 +50,8 @@ export interface NodeConfig {
   lightKdf?: boolean;
   /** A polling filter not polled for this long is removed; undefined: 5 minutes. */
   filterTimeoutMs?: number;
+  /** Error code of reverts in eth_call / eth_estimateGas: -32015 (spec, default) or 3 (geth, which viem decodes). */
+  rpcRevertCode?: RevertCode;
 }
 
 export const USAGE = `Usage: npm start -- [options]
@@ -85,6 +88,8 @@ export const USAGE = `Usage: npm start -- [options]
   --tx-expiry-seconds <s>              drop a pool transaction after <s> seconds (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeMs / 1000})
   --light-kdf                          encrypt new key files with light scrypt parameters (fast, for development)
   --filter-timeout <s>                 remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})
+  --rpc-revert-code <-32015|3>         error code of reverts in eth_call and eth_estimateGas (default -32015;
+                                       3 answers 'execution reverted: <reason>', which viem decodes)
   --help                               this text`;
 
 export function parseConfig(argv: string[]): NodeConfig {
@@ -120,6 +125,7 @@ export function parseConfig(argv: string[]): NodeConfig {
       'tx-expiry-seconds': { type: 'string' },
       'light-kdf': { type: 'boolean', default: false },
       'filter-timeout': { type: 'string' },
+      'rpc-revert-code': { type: 'string', default: '-32015' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -165,6 +171,8 @@ export function parseConfig(argv: string[]): NodeConfig {
   const expiryBlocks = positive('--tx-expiry-blocks', values['tx-expiry-blocks']);
   const expirySeconds = positive('--tx-expiry-seconds', values['tx-expiry-seconds']);
   const filterTimeout = positive('--filter-timeout', values['filter-timeout']);
+  const rpcRevertCode = REVERT_CODES.find((c) => String(c) === values['rpc-revert-code']);
+  if (rpcRevertCode === undefined) throw new ConfigError(`--rpc-revert-code must be -32015 or 3, not ${values['rpc-revert-code']}`);
   return {
     network,
     dataDir: values['data-dir'] ?? `./data/${network}`,
@@ -186,6 +194,7 @@ export function parseConfig(argv: string[]): NodeConfig {
     }),
     lightKdf: values['light-kdf']!,
     filterTimeoutMs: filterTimeout === undefined ? undefined : filterTimeout * 1000,
+    rpcRevertCode,
   };
 }
 

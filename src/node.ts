@@ -84,7 +84,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 
   try {
     const chain = await start(spawnChain(reader, bus, onEscalate));
-    const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool }));
+    const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool, minGasPriceTarget: config.minGasPrice }));
     bus.subscribe(txpool.ref, (e) => (e.type === 'chain.headChanged' ? e : undefined));
     const miner = await start(spawnMiner({
       mode: config.mining, blockTimeMs: config.blockTimeMs, coinbase: config.coinbase, minGasPriceTarget: config.minGasPrice,
@@ -115,6 +115,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader),
       wallet, pending: new PendingBlocks(reader, miner.ref),
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
+      revertCode: config.rpcRevertCode,
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);
     const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader));

@@ -11,6 +11,7 @@ import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainReader } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
 import type { PendingBlocks } from './pending.ts';
+import type { RevertCode } from './revertCode.ts';
 
 export interface RpcDeps {
   readonly reader: ChainReader;
@@ -32,4 +33,6 @@ export interface RpcDeps {
   readonly coinbase: Uint8Array;
   readonly peers: ActorRef<PeerManagerProtocol>;
   readonly sync: ActorRef<BlockSyncProtocol>;
+  /** The error code of reverts in eth_call / eth_estimateGas (`--rpc-revert-code`); undefined: -32015. */
+  readonly revertCode?: RevertCode;
 }

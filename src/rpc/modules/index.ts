@@ -1,6 +1,7 @@
 /** The method table: one module per namespace, switched on and off by configuration. */
 import type { RpcDeps } from '../deps.ts';
 import type { Methods } from '../method.ts';
+import { withRevertCode } from '../revertCode.ts';
 import { applySwitches, enabledModules, type RpcSwitches } from '../switches.ts';
 import { chainModule } from './chain.ts';
 import { debugModule } from './debug.ts';
@@ -18,7 +19,7 @@ import { walletDisabledMethods } from './walletDisabled.ts';
 import { web3Module } from './web3.ts';
 
 export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
-  const served: Methods = {
+  const served: Methods = withRevertCode({
     ...web3Module(deps),
     ...netModule(deps),
     ...ethModule(deps),
@@ -30,7 +31,7 @@ export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
     ...traceModule(deps),
     ...chainModule(deps),
     ...scoModule(deps),
-  };
+  }, deps.revertCode ?? -32015);
   const withRpc = { ...served, ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
   // Unsupported groups are not switchable: whatever the configuration, they say why they are not served.
   return { ...applySwitches(withRpc, switches), ...unsupportedMethods() };

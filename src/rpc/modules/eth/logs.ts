@@ -5,6 +5,7 @@ import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogE
 import { queryLogs } from '../../../chain/logQuery.ts';
 import type { ChainReader } from '../../../chain/reader.ts';
 import { NodeError } from '../../../errors.ts';
+import { tagHeight } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { invalidParams } from '../../errors.ts';
 import { logQuery, type LogQuery, type RangeEnd } from '../../filterParams.ts';
@@ -19,7 +20,7 @@ import { method } from '../../method.ts';
 export async function findLogs(reader: ChainReader, q: LogQuery): Promise<LogEntry[]> {
   if (q.scope.kind === 'block') return blockLogs(reader, q.scope.hash, q.criteria);
   const head = reader.head().number;
-  const at = (end: RangeEnd) => (end.kind === 'number' ? end.number : end.tag === 'earliest' ? 0n : head);
+  const at = (end: RangeEnd) => (end.kind === 'number' ? end.number : tagHeight(end.tag, head));
   const from = at(q.scope.from);
   const to = at(q.scope.to) < head ? at(q.scope.to) : head;
   if (from > head) return [];
