@@ -33,6 +33,8 @@ export interface RpcDeps {
   readonly coinbase: Uint8Array;
   readonly peers: ActorRef<PeerManagerProtocol>;
   readonly sync: ActorRef<BlockSyncProtocol>;
+  /** Why evm_* and their hardhat_/anvil_ names are off (another network, hosted mode); undefined: served. */
+  readonly devControlsOff?: string;
   /** The error code of reverts in eth_call / eth_estimateGas (`--rpc-revert-code`); undefined: -32015. */
   readonly revertCode?: RevertCode;
 }

@@ -58,9 +58,18 @@ interface MinerState {
   timer: NodeJS.Timeout | undefined;
   /** The configured mode, or 'off' while evm_stopMining holds it. */
   mode: MiningMode;
-  /** evm_increaseTime: seconds added to the next block's timestamp, cleared once a block of ours carried them. */
+  /** Interval between blocks in 'interval' mode (evm_setIntervalMining changes it). */
+  blockTimeMs: number;
+  /** evm_increaseTime: seconds added to the clock for every block's timestamp (a running offset, as Hardhat and Anvil). */
   timeOffsetSec: bigint;
+  /** evm_setNextBlockTimestamp: the next block's exact timestamp, until a block of ours carried it. */
+  nextTimestamp: bigint | undefined;
 }
+
+/** Block timestamps must fit the parent-chain header's 32-bit time field (docs/rpc-compatibility.md "Time"). */
+export const MAX_TIMESTAMP = 2n ** 32n - 1n;
+const nowSec = () => BigInt(Math.floor(Date.now() / 1000));
+const badTime = (message: string) => new NodeError('INVALID_PARAMS', message);
 
 const remember = <V>(map: Map<Hex, V>, key: Hex, value: V, limit: number) => {
   map.set(key, value);
@@ -79,7 +88,7 @@ export function minerBehavior(
     const head = reader.head();
     const txs = await txpool.ask('pool.executable', { maxGas: head.header.gasLimit });
     const template = await chain.ask('block.build', {
-      coinbase: opts.coinbase, txs, timestamp: BigInt(Math.floor(Date.now() / 1000)) + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
+      coinbase: opts.coinbase, txs, timestamp: s.nextTimestamp ?? nowSec() + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
       uncleCandidates: [...s.siblings.values()].reverse(),
     }, 30_000);
     const dropped = template.rejected.filter((r) => !r.reason.includes('does not fit'));
@@ -130,7 +139,11 @@ export function minerBehavior(
     const outcome = await chain.ask('block.import', { block, origin: 'local' }, 30_000);
     if (outcome.result === 'INVALID_BLOCK') console.error(`[miner] block ${header.number} rejected: ${outcome.reason}`);
     for (const u of template.uncles) if (outcome.result === 'IMPORTED_BEST') s.siblings.delete(bytesToHex(headerHash(u)) as Hex);
-    if (outcome.result === 'IMPORTED_BEST') s.timeOffsetSec = 0n;
+    if (outcome.result === 'IMPORTED_BEST' && s.nextTimestamp !== undefined) {
+      // Later blocks go on from the timestamp set, as in Hardhat.
+      s.timeOffsetSec = s.nextTimestamp - nowSec();
+      s.nextTimestamp = undefined;
+    }
     return { result: outcome.result, blockHash: bytesToHex(block.hash) as Hex, number: header.number };
   }
 
@@ -166,7 +179,7 @@ export function minerBehavior(
     if (s.timer) clearInterval(s.timer);
     s.timer = undefined;
     if (mode === 'interval') {
-      s.timer = setInterval(() => { try { deps.self().tell({ type: 'mine.tick' }); } catch { /* busy: skip a tick */ } }, opts.blockTimeMs);
+      s.timer = setInterval(() => { try { deps.self().tell({ type: 'mine.tick' }); } catch { /* busy: skip a tick */ } }, s.blockTimeMs);
     }
   }
 
@@ -176,7 +189,8 @@ export function minerBehavior(
     init() {
       const s: MinerState = {
         templates: new Map(), ethWork: new Map(), siblings: new Map(), reports: new Map(), hashLog: [], current: undefined,
-        stale: true, notified: false, autoScheduled: false, extraNonce: 0, timer: undefined, mode: 'off', timeOffsetSec: 0n,
+        stale: true, notified: false, autoScheduled: false, extraNonce: 0, timer: undefined, mode: 'off',
+        blockTimeMs: opts.blockTimeMs, timeOffsetSec: 0n, nextTimestamp: undefined,
       };
       setMode(s, opts.mode);
       return s;
@@ -260,12 +274,37 @@ export function minerBehavior(
         if (s.mode === 'auto') scheduleAuto(s); // what waited while mining was stopped goes now
         return [s, s.mode];
       },
+      'mining.mode': (s, { mode, blockTimeMs }) => {
+        if (blockTimeMs !== undefined) s.blockTimeMs = blockTimeMs;
+        setMode(s, mode);
+        if (s.mode === 'auto') scheduleAuto(s);
+        return [s, s.mode];
+      },
       'time.increase': (s, { seconds }) => {
         if (seconds > 0n) {
+          const latest = nowSec() + s.timeOffsetSec + seconds;
+          if (latest > MAX_TIMESTAMP) {
+            throw badTime(`invalid number of seconds ${seconds}: block timestamps would pass ${MAX_TIMESTAMP} (the parent-chain header's 32-bit time)`);
+          }
           s.timeOffsetSec += seconds;
           s.stale = true;
         }
         return [s, s.timeOffsetSec];
+      },
+      'time.setNext': (s, { timestamp }) => {
+        const parent = reader.head().header.timestamp;
+        if (timestamp <= parent || timestamp > MAX_TIMESTAMP) {
+          throw badTime(`invalid timestamp ${timestamp}: the next block's must be above the latest block's (${parent}) and at most ${MAX_TIMESTAMP}`);
+        }
+        s.nextTimestamp = timestamp;
+        s.stale = true;
+        return [s, null];
+      },
+      'time.reset': (s) => {
+        s.timeOffsetSec = 0n;
+        s.nextTimestamp = undefined;
+        s.stale = true;
+        return [s, null];
       },
       'block.pending': async (s) => [s, await currentTemplate(s)],
     },

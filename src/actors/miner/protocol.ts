@@ -55,8 +55,14 @@ export type MinerProtocol = {
     'mining.status': { req: {}; res: MiningStatus };
     /** evm_startMining / evm_stopMining: the configured mode ('auto' if it was 'off'), or 'off'. Returns the mode now. */
     'mining.set': { req: { on: boolean }; res: MiningMode };
-    /** evm_increaseTime: adds to the next block's timestamp; returns the total offset in seconds. */
+    /** evm_setAutomine / evm_setIntervalMining: switch to this mode (and interval). Returns the mode now. */
+    'mining.mode': { req: { mode: MiningMode; blockTimeMs?: number }; res: MiningMode };
+    /** evm_increaseTime: adds to the running offset of block timestamps; returns the total offset in seconds. */
     'time.increase': { req: { seconds: bigint }; res: bigint };
+    /** evm_setNextBlockTimestamp: the next block of ours carries exactly this timestamp; later ones go on from it. */
+    'time.setNext': { req: { timestamp: bigint }; res: null };
+    /** evm_reset: no offset, no fixed next timestamp. */
+    'time.reset': { req: {}; res: null };
     /** The block this node would mine next, built on the head from the pool (the `pending` block); rebuilt when stale. */
     'block.pending': { req: {}; res: Template };
   };

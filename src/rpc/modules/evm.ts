@@ -1,12 +1,14 @@
 /**
  * evm_* developer controls (rpc-methods.md §6): snapshots of the head, rewinding to them, mining on
- * demand, stopping and starting block production, and moving the next block's time forward.
+ * demand, stopping and starting block production, and moving block time forward; plus the names
+ * Hardhat's and Foundry's tooling call them by (docs/rpc-compatibility.md "Developer controls").
+ * Served on a regtest node outside hosted mode only.
  */
 import { quantity } from '../../chain/bytes.ts';
 import type { RpcDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
-import { method } from '../method.ts';
-import type { Param } from '../params.ts';
+import { method, unavailable, type Methods } from '../method.ts';
+import { bool, fail, optional, type Param } from '../params.ts';
 
 /** A snapshot id as evm_snapshot returns it (hex), or a JSON number. */
 const snapshotId: Param<bigint> = (raw, name) => {
@@ -22,8 +24,40 @@ const seconds: Param<bigint> = (raw, name) => {
   throw invalidParams(`invalid number of seconds ${JSON.stringify(raw)} (argument ${name}): expected a hex or decimal string`);
 };
 
+/** A whole number of seconds or milliseconds below 2^53, as a hex or decimal string or a JSON number. */
+const wholeNumber = (what: string): Param<bigint> => (raw, name) => {
+  if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) return BigInt(raw);
+  if (typeof raw === 'string' && /^(0x[0-9a-fA-F]{1,13}|\d{1,15})$/.test(raw)) return BigInt(raw);
+  return fail(name, what, raw);
+};
+const timestamp = wholeNumber('a timestamp in seconds (hex, decimal string or number)');
+const milliseconds = wholeNumber('milliseconds (hex, decimal string or number)');
+/** hardhat_mine / anvil_mine: at most this many blocks per request. */
+const MAX_MINED_BLOCKS = 1_000n;
+const blockCount: Param<bigint> = (raw, name) => {
+  const n = wholeNumber(`a block count from 1 to ${MAX_MINED_BLOCKS}`)(raw, name);
+  return n >= 1n && n <= MAX_MINED_BLOCKS ? n : fail(name, `a block count from 1 to ${MAX_MINED_BLOCKS}`, raw);
+};
+/** evm_mine's optional argument: a timestamp (Hardhat, Ganache) or Anvil's {timestamp}. */
+const mineOptions: Param<bigint | undefined> = (raw, name) => {
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+    const t = (raw as Record<string, unknown>).timestamp;
+    return t === undefined || t === null ? undefined : timestamp(t, `${name}.timestamp`);
+  }
+  return timestamp(raw, name);
+};
+
 /** Mining a block can take the built-in client a moment. */
 const MINE_TIMEOUT_MS = 60_000;
+
+/** Why the developer controls are off, or undefined where they are served. */
+export const devControlsOff = (network: string, hosted: boolean): string | undefined =>
+  network !== 'regtest' ? `developer controls are served on regtest only, this node runs ${network}`
+    : hosted ? 'developer controls are not served in hosted mode' : undefined;
+
+/** The methods of evmModule, each answering -32601 with `why`. */
+export const evmModuleOff = (deps: Parameters<typeof evmModule>[0], why: string): Methods =>
+  Object.fromEntries(Object.keys(evmModule(deps)).map((name) => [name, unavailable(name, why)]));
 
 export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => {
   /** Saved head numbers; a snapshot's id is its position + 1. In memory, as the reference keeps them. */
@@ -32,6 +66,37 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
   const rewindTo = async (number: bigint) => {
     if (number < deps.reader.head().number) await deps.chain.ask('head.rewind', { number }, MINE_TIMEOUT_MS);
   };
+
+  const mine = async (at?: bigint) => {
+    if (at !== undefined) await deps.miner.ask('time.setNext', { timestamp: at });
+    await deps.miner.ask('mine.now', {}, MINE_TIMEOUT_MS);
+  };
+  const reset = async () => {
+    await rewindTo(0n);
+    snapshots.length = 0;
+    await deps.miner.ask('time.reset', {});
+    return null;
+  };
+  const getAutomine = async () => (await deps.miner.ask('mining.status', {})).mode === 'auto';
+  const setAutomine = method([['enabled', bool]], async ([on]) => {
+    const { mode } = await deps.miner.ask('mining.status', {});
+    if (on || mode === 'auto') await deps.miner.ask('mining.mode', { mode: on ? 'auto' : 'off' });
+    return null;
+  });
+  /** 0 stops interval mining (Hardhat); any other value mines a block every that many milliseconds. */
+  const setIntervalMining = method([['interval', milliseconds]], async ([ms]) => {
+    if (ms > 0n) await deps.miner.ask('mining.mode', { mode: 'interval', blockTimeMs: Number(ms) });
+    else if ((await deps.miner.ask('mining.status', {})).mode === 'interval') await deps.miner.ask('mining.mode', { mode: 'off' });
+    return null;
+  });
+  const increaseTime = method([['seconds', seconds]], async ([s]) => quantity(await deps.miner.ask('time.increase', { seconds: s })));
+  const setNextBlockTimestamp = method([['timestamp', timestamp]], async ([t]) => deps.miner.ask('time.setNext', { timestamp: t }));
+  /** hardhat_mine / anvil_mine [blocks = 1, interval = 1 s]: blocks `interval` seconds apart. */
+  const mineBlocks = method([['blocks', optional(blockCount, 1n)], ['interval', optional(timestamp, 1n)]], async ([blocks, interval]) => {
+    for (let i = 0n; i < blocks; i++) await mine(i === 0n ? undefined : deps.reader.head().header.timestamp + (interval > 0n ? interval : 1n));
+    return null;
+  });
+  const noArgs = <T>(handler: () => T) => method([], handler);
 
   return {
     evm_snapshot: method([], () => {
@@ -48,13 +113,10 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
       snapshots.length = Number(id);
       return true;
     }),
-    evm_reset: method([], async () => {
-      await rewindTo(0n);
-      snapshots.length = 0;
-      return null;
-    }),
-    evm_mine: method([], async () => {
-      await deps.miner.ask('mine.now', {}, MINE_TIMEOUT_MS);
+    evm_reset: noArgs(reset),
+    /** Optionally at a given timestamp (Hardhat: a number; Anvil: {timestamp}). */
+    evm_mine: method([['timestamp', optional(mineOptions, undefined)]], async ([at]) => {
+      await mine(at);
       return null;
     }),
     evm_startMining: method([], async () => {
@@ -65,6 +127,20 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
       await deps.miner.ask('mining.set', { on: false });
       return null;
     }),
-    evm_increaseTime: method([['seconds', seconds]], async ([s]) => quantity(await deps.miner.ask('time.increase', { seconds: s }))),
+    evm_increaseTime: increaseTime,
+    evm_setNextBlockTimestamp: setNextBlockTimestamp,
+    evm_setAutomine: setAutomine,
+    evm_setIntervalMining: setIntervalMining,
+    // The names Hardhat's and Anvil's tools use.
+    hardhat_getAutomine: noArgs(getAutomine),
+    anvil_getAutomine: noArgs(getAutomine),
+    anvil_setAutomine: setAutomine,
+    anvil_setIntervalMining: setIntervalMining,
+    anvil_increaseTime: increaseTime,
+    anvil_setNextBlockTimestamp: setNextBlockTimestamp,
+    hardhat_mine: mineBlocks,
+    anvil_mine: mineBlocks,
+    hardhat_reset: noArgs(reset),
+    anvil_reset: noArgs(reset),
   };
 };

@@ -6,7 +6,7 @@ import { applySwitches, enabledModules, type RpcSwitches } from '../switches.ts'
 import { chainModule } from './chain.ts';
 import { debugModule } from './debug.ts';
 import { ethModule } from './eth/index.ts';
-import { evmModule } from './evm.ts';
+import { evmModule, evmModuleOff } from './evm.ts';
 import { mnrModule } from './mnr.ts';
 import { netModule } from './net.ts';
 import { personalModule } from './personal.ts';
@@ -25,7 +25,7 @@ export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
     ...ethModule(deps),
     ...(deps.wallet ? personalModule(deps.wallet, deps) : walletDisabledMethods()),
     ...txpoolModule(deps),
-    ...evmModule(deps),
+    ...(deps.devControlsOff ? evmModuleOff(deps, deps.devControlsOff) : evmModule(deps)),
     ...mnrModule(deps),
     ...debugModule(deps),
     ...traceModule(deps),
