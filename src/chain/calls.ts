@@ -22,7 +22,12 @@ export interface CallRequest {
   readonly gas?: bigint;
   readonly gasPrice?: bigint;
   readonly accessList?: readonly [Uint8Array, readonly Uint8Array[]][];
+  /** Report the accounts and slots the call touched (eth_createAccessList). */
+  readonly reportAccessList?: boolean;
 }
+
+/** Touched accounts (unprefixed hex) and their touched slots, as the EVM journal reports them. */
+export type TouchedState = ReadonlyMap<string, ReadonlySet<string>>;
 
 export interface CallResult {
   readonly returnValue: Uint8Array;
@@ -31,6 +36,10 @@ export interface CallResult {
   /** Gas a transaction would be charged (intrinsic + execution, before refunds). */
   readonly gasUsed: bigint;
   readonly logs: readonly StoredLog[];
+  /** With `reportAccessList`: what the call touched, its own access list included. */
+  readonly touched?: TouchedState;
+  /** Precompile addresses (unprefixed hex), which an access list leaves out. */
+  readonly precompiles?: readonly string[];
 }
 
 interface PooledVm {
@@ -132,6 +141,7 @@ export class CallExecutor {
       try {
         const caller = new Address(req.from ?? ZERO_ADDRESS);
         await warmLikeRunTx(vm, caller, req, header.coinbase);
+        if (req.reportAccessList) reportAccessList(vm, req);
         const res = await vm.evm.runCall({
           caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
           gasLimit: gas - intrinsic, gasPrice: req.gasPrice ?? 0n,
@@ -141,6 +151,7 @@ export class CallExecutor {
         return {
           returnValue: r.returnValue, error: r.exceptionError?.error, gasUsed: intrinsic + r.executionGasUsed,
           logs: (r.logs ?? []) as StoredLog[],
+          ...(req.reportAccessList ? { touched: vm.evm.journal.accessList!, precompiles: [...vm.evm.precompiles.keys()] } : {}),
         };
       } finally {
         await vm.stateManager.revert();
@@ -163,5 +174,16 @@ async function warmLikeRunTx(vm: VM, caller: Address, req: CallRequest, coinbase
   for (const [address, keys] of req.accessList ?? []) {
     journal.addAlwaysWarmAddress(unprefixed(address));
     for (const key of keys) journal.addAlwaysWarmSlot(unprefixed(address), unprefixed(key));
+  }
+}
+
+/** Starts the journal's report of touched state; the request's own access list counts as touched, as in runTx. */
+function reportAccessList(vm: VM, req: CallRequest): void {
+  const journal = vm.evm.journal;
+  journal.startReportingAccessList();
+  const unprefixed = (b: Uint8Array) => bytesToHex(b).slice(2);
+  for (const [address, keys] of req.accessList ?? []) {
+    journal.addAlwaysWarmAddress(unprefixed(address), true);
+    for (const key of keys) journal.addAlwaysWarmSlot(unprefixed(address), unprefixed(key), true);
   }
 }

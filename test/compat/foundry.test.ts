@@ -4,14 +4,13 @@
  * --fork-url`, `cast run`, and the block shapes cast parses. forge compiles with the npm `solc` package
  * through a `solc` command-line shim (test/compat/solcShim.mjs) and runs offline: nothing downloads.
  */
-import { execFile } from 'node:child_process';
 import { chmodSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestNode, tempDir, type TestNode } from '../helpers/node.ts';
 import { rpc } from '../helpers/rpc.ts';
+import { runTool } from '../helpers/tool.ts';
 
 const DEV_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
 const root = new URL('../..', import.meta.url).pathname;
@@ -25,18 +24,9 @@ Foundry.after(async () => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-/** Runs a Foundry tool in the project; its output (stdout and stderr) is in the assertion message if it fails. */
-async function run(tool: 'forge' | 'cast', args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(bin(tool), args, {
-      cwd: project, env: { ...process.env, FOUNDRY_OFFLINE: 'true', NO_COLOR: '1', ...env }, maxBuffer: 16 << 20,
-    });
-    return stdout + stderr;
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${tool} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
-  }
-}
+/** Runs a Foundry tool in the project, offline. */
+const run = (tool: 'forge' | 'cast', args: string[], env: Record<string, string> = {}) =>
+  runTool(bin(tool), args, { cwd: project, env: { FOUNDRY_OFFLINE: 'true', ...env } });
 
 /** A node with one block mined (a fork at genesis sees PREVRANDAO 0, which changes SSTORE gas) and the project. */
 async function setup() {
@@ -88,6 +78,14 @@ Foundry('cast run replays the mined call with the gas it used on chain', async (
   assert.match(out, /Transaction successfully executed/);
   const { gasUsed } = await rpc(url, 'eth_getTransactionReceipt', [bumpHash]);
   assert.match(out, new RegExp(`Gas used: ${BigInt(gasUsed)}\\b`));
+});
+
+Foundry('cast access-list lists the counter\'s two slots', async () => {
+  const url = await setup();
+  const out = await run('cast', ['access-list', counter, 'bump()', '--from', '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826', '--rpc-url', url]);
+  assert.match(out, new RegExp(counter.slice(2), 'i'));
+  assert.match(out, /0x0{64}/);
+  assert.match(out, /0x0{63}1/);
 });
 
 Foundry('cast reads the pending block and the safe and finalized tags', async () => {

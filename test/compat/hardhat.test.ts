@@ -4,15 +4,14 @@
  * confirmations) and passes a node:test suite (`hardhat test nodejs`). Contracts come as an artifact
  * compiled with the npm `solc` package, so Hardhat compiles nothing and downloads no compiler.
  */
-import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestNode, tempDir, type TestNode } from '../helpers/node.ts';
 import { rpc } from '../helpers/rpc.ts';
 import { compileFixtureArtifact } from '../helpers/solc.ts';
+import { runTool } from '../helpers/tool.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const HARDHAT_CLI = join(root, 'node_modules/hardhat/dist/src/cli.js');
@@ -37,20 +36,10 @@ async function setup() {
   return node.url;
 }
 
-async function hardhat(args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [HARDHAT_CLI, ...args], {
-      cwd: project,
-      // Ignition asks before deploying to a network other than Hardhat's own; a script answers through this variable.
-      env: { ...process.env, MMNODE_URL: node!.url, HARDHAT_IGNITION_CONFIRM_DEPLOYMENT: 'false', NO_COLOR: '1', FORCE_COLOR: '0' },
-      maxBuffer: 16 << 20, timeout: 120_000,
-    });
-    return stdout + stderr;
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`hardhat ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
-  }
-}
+/** Ignition asks before deploying to a network other than Hardhat's own; a script answers through HARDHAT_IGNITION_CONFIRM_DEPLOYMENT. */
+const hardhat = (args: string[]) => runTool(process.execPath, [HARDHAT_CLI, ...args], {
+  cwd: project, env: { MMNODE_URL: node!.url, HARDHAT_IGNITION_CONFIRM_DEPLOYMENT: 'false' },
+});
 
 Hardhat('hardhat ignition deploy on default settings deploys Store and calls set(7)', async () => {
   const url = await setup();

@@ -79,6 +79,26 @@ Dev('eth_feeHistory: zero base fees, gas used ratios, gas prices at percentiles 
   assert.is((await fails('eth_getBlockReceipts', ['soon'])).code, -32602);
 });
 
+Dev('eth_createAccessList: the slots a call touches, the gas it uses with them, the revert it meets', async () => {
+  const { abi, bytecode } = compileFixture('Store.sol', 'Store');
+  const store = new ethers.Interface(abi);
+  const deploy = await call('eth_sendTransaction', [{ from: DEV, data: bytecode + store.encodeDeploy([1n]).slice(2), gas: '0x100000' }]);
+  await mine();
+  const { contractAddress } = await call('eth_getTransactionReceipt', [deploy]);
+  const set = { from: DEV, to: contractAddress, data: store.encodeFunctionData('set', [8n]) };
+  const created = await call('eth_createAccessList', [set, 'latest']);
+  // value (slot 0) and credits[DEV] (keccak(DEV . 1)); the sender and the callee themselves are left out.
+  const credits = ethers.keccak256(ethers.AbiCoder.defaultAbiCoder().encode(['address', 'uint256'], [DEV, 1]));
+  assert.equal(created.accessList, [{ address: contractAddress, storageKeys: [ZERO32, credits].sort() }]);
+  assert.not.ok('error' in created);
+  const withList = BigInt(created.gasUsed);
+  const plain = BigInt(await call('eth_estimateGas', [set]));
+  assert.ok(withList < plain + 2_400n + 2n * 1_900n, `gas with the list ${withList}, without ${plain}`);
+  const reverting = await call('eth_createAccessList', [{ ...set, data: store.encodeFunctionData('set', [13n]) }]);
+  assert.match(reverting.error, /unlucky number/);
+  assert.is((await fails('eth_createAccessList', [{ to: '0x12' }])).code, -32602);
+});
+
 Dev('hardhat_getAutomine and evm_setAutomine; evm_setIntervalMining mines on a timer until set to 0', async () => {
   assert.is(await call('hardhat_getAutomine'), false, 'this node started with mining off');
   assert.is(await call('evm_setAutomine', [true]), null);
