@@ -141,6 +141,34 @@ Dev('block time: evm_setNextBlockTimestamp, evm_mine at a timestamp, hardhat_min
   assert.is((await fails('evm_mine', ['tomorrow'])).code, -32602);
 });
 
+Dev('hardhat_setBalance, setNonce, setCode, setStorageAt (and anvil_*) show at latest at once; transactions go on from them', async () => {
+  const who = '0x5555555555555555555555555555555555555555';
+  const before = BigInt(await call('eth_blockNumber'));
+  assert.is(await call('hardhat_setBalance', [who, '0xde0b6b3a7640000']), true);
+  assert.is(await call('eth_getBalance', [who, 'latest']), '0xde0b6b3a7640000');
+  assert.is(BigInt(await call('eth_blockNumber')), before + 1n, 'in a block of its own');
+  assert.equal((await head()).transactions, []);
+  assert.is(await call('anvil_setBalance', [TO, '0x7']), true);
+  assert.is(await call('eth_getBalance', [TO, 'latest']), '0x7', 'lowered too');
+  assert.is(await call('hardhat_setCode', [who, '0x602a60005260206000f3']), true); // returns 42
+  assert.is(await call('eth_getCode', [who, 'latest']), '0x602a60005260206000f3');
+  assert.is(BigInt(await call('eth_call', [{ to: who }, 'latest'])), 42n);
+  assert.is(await call('anvil_setStorageAt', [who, '0x2', `0x${'0'.repeat(63)}9`]), true);
+  assert.is(await call('eth_getStorageAt', [who, '0x2', 'latest']), `0x${'0'.repeat(63)}9`);
+  // A sender whose nonce was set: the pool and the chain go on from it.
+  const nonce = BigInt(await call('eth_getTransactionCount', [DEV, 'latest'])) + 5n;
+  assert.is(await call('hardhat_setNonce', [DEV, hexOf(nonce)]), true);
+  assert.is(await call('eth_getTransactionCount', [DEV, 'pending']), hexOf(nonce));
+  const hash = await send({});
+  await mine();
+  const tx = await call('eth_getTransactionByHash', [hash]);
+  assert.equal([tx.nonce, (await call('eth_getTransactionReceipt', [hash])).status], [hexOf(nonce), '0x1']);
+  assert.is(await call('eth_getBalance', [TO, 'latest']), '0x8');
+  for (const [method, params] of [['hardhat_setBalance', [who, 'lots']], ['hardhat_setCode', ['0x12', '0x']], ['anvil_setStorageAt', [who, '0x1', '0x01']]] as const) {
+    assert.is((await fails(method, params as unknown as unknown[])).code, -32602, method);
+  }
+});
+
 Dev('eth_gasPrice stays at or above the minimum for the next 10 blocks and is admitted; lower is -32010', async () => {
   const n = await startTestNode({ mining: 'off', minGasPrice: 10n ** 9n });
   try {

@@ -9,6 +9,7 @@ import type { Hex } from '../../chain/bytes.ts';
 import { makeBlock } from '../../chain/block.ts';
 import { headerHash, type BlockHeader } from '../../chain/header.ts';
 import type { ChainReader } from '../../chain/reader.ts';
+import type { StateEdit } from '../../chain/execution.ts';
 import type { Template } from '../../chain/writer.ts';
 import { NodeError } from '../../errors.ts';
 import {
@@ -84,11 +85,12 @@ export function minerBehavior(
 ): Behavior<MinerProtocol, MinerState> {
   const { reader, chain, txpool } = deps;
 
-  async function build(s: MinerState): Promise<Template> {
+  /** A template on the head: the pool's executable transactions, or development edits alone. */
+  async function build(s: MinerState, stateEdits?: readonly StateEdit[]): Promise<Template> {
     const head = reader.head();
-    const txs = await txpool.ask('pool.executable', { maxGas: head.header.gasLimit });
+    const txs = stateEdits ? [] : await txpool.ask('pool.executable', { maxGas: head.header.gasLimit });
     const template = await chain.ask('block.build', {
-      coinbase: opts.coinbase, txs, timestamp: s.nextTimestamp ?? nowSec() + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
+      coinbase: opts.coinbase, txs, stateEdits, timestamp: s.nextTimestamp ?? nowSec() + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
       uncleCandidates: [...s.siblings.values()].reverse(),
     }, 30_000);
     const dropped = template.rejected.filter((r) => !r.reason.includes('does not fit'));
@@ -140,8 +142,9 @@ export function minerBehavior(
     if (outcome.result === 'INVALID_BLOCK') console.error(`[miner] block ${header.number} rejected: ${outcome.reason}`);
     for (const u of template.uncles) if (outcome.result === 'IMPORTED_BEST') s.siblings.delete(bytesToHex(headerHash(u)) as Hex);
     if (outcome.result === 'IMPORTED_BEST' && s.nextTimestamp !== undefined) {
-      // Later blocks go on from the timestamp set, as in Hardhat.
-      s.timeOffsetSec = s.nextTimestamp - nowSec();
+      // Later blocks go on from the timestamp set, as in Hardhat (one set behind the clock leaves no offset).
+      const offset = s.nextTimestamp - nowSec();
+      s.timeOffsetSec = offset > 0n ? offset : 0n;
       s.nextTimestamp = undefined;
     }
     return { result: outcome.result, blockHash: bytesToHex(block.hash) as Hex, number: header.number };
@@ -268,6 +271,7 @@ export function minerBehavior(
         return [s, true];
       },
       'mine.now': async (s) => [s, await mineTemplate(s, await build(s))],
+      'state.edit': async (s, { edits }) => [s, await mineTemplate(s, await build(s, edits))],
       'mining.status': (s) => [s, status(s)],
       'mining.set': (s, { on }) => {
         setMode(s, on ? (opts.mode === 'off' ? 'auto' : opts.mode) : 'off');

@@ -5,6 +5,7 @@
  * from an external miner through mnr_* or eth_submitWork, goes through the same `submit`.
  */
 import type { Hex } from '../../chain/bytes.ts';
+import type { StateEdit } from '../../chain/execution.ts';
 import type { BlockHeader } from '../../chain/header.ts';
 import type { HeadChange, ImportResult, Template } from '../../chain/writer.ts';
 import type { ParentSolution } from '../../mergedmining/index.ts';
@@ -61,6 +62,8 @@ export type MinerProtocol = {
     'time.increase': { req: { seconds: bigint }; res: bigint };
     /** evm_setNextBlockTimestamp: the next block of ours carries exactly this timestamp; later ones go on from it. */
     'time.setNext': { req: { timestamp: bigint }; res: null };
+    /** hardhat_setBalance and the like: mines a block without transactions that applies the edits first. */
+    'state.edit': { req: { edits: readonly StateEdit[] }; res: SubmitResult };
     /** evm_reset: no offset, no fixed next timestamp. */
     'time.reset': { req: {}; res: null };
     /** The block this node would mine next, built on the head from the pool (the `pending` block); rebuilt when stale. */

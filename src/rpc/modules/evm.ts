@@ -4,11 +4,13 @@
  * Hardhat's and Foundry's tooling call them by (docs/rpc-compatibility.md "Developer controls").
  * Served on a regtest node outside hosted mode only.
  */
+import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
 import { quantity } from '../../chain/bytes.ts';
+import type { StateEdit } from '../../chain/execution.ts';
 import type { RpcDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
 import { method, unavailable, type Methods } from '../method.ts';
-import { bool, fail, optional, type Param } from '../params.ts';
+import { address, bool, data, fail, hash32, optional, quantity as quantityParam, type Param } from '../params.ts';
 
 /** A snapshot id as evm_snapshot returns it (hex), or a JSON number. */
 const snapshotId: Param<bigint> = (raw, name) => {
@@ -97,6 +99,16 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
     return null;
   });
   const noArgs = <T>(handler: () => T) => method([], handler);
+  /** Applies an edit in a block of its own, so it shows at `latest` at once (docs/rpc-compatibility.md "Developer controls"). */
+  const applyEdit = async (edit: StateEdit) => {
+    await deps.miner.ask('state.edit', { edits: [edit] }, MINE_TIMEOUT_MS);
+    return true;
+  };
+  const setBalance = method([['address', address], ['balance', quantityParam]], ([a, balance]) => applyEdit({ address: a, balance }));
+  const setNonce = method([['address', address], ['nonce', quantityParam]], ([a, nonce]) => applyEdit({ address: a, nonce }));
+  const setCode = method([['address', address], ['code', data]], ([a, code]) => applyEdit({ address: a, code }));
+  const setStorageAt = method([['address', address], ['slot', quantityParam], ['value', hash32]], ([a, slot, value]) =>
+    applyEdit({ address: a, storage: [setLengthLeft(bigIntToBytes(slot), 32), value] }));
 
   return {
     evm_snapshot: method([], () => {
@@ -142,5 +154,13 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
     anvil_mine: mineBlocks,
     hardhat_reset: noArgs(reset),
     anvil_reset: noArgs(reset),
+    hardhat_setBalance: setBalance,
+    anvil_setBalance: setBalance,
+    hardhat_setNonce: setNonce,
+    anvil_setNonce: setNonce,
+    hardhat_setCode: setCode,
+    anvil_setCode: setCode,
+    hardhat_setStorageAt: setStorageAt,
+    anvil_setStorageAt: setStorageAt,
   };
 };
