@@ -36,6 +36,8 @@ export interface PeerOptions {
   /** Private keys (0x…) to fund at genesis where the peer allows it. */
   keys: readonly string[];
   balanceWei: bigint;
+  /** More command-line flags for mmnode (the worker count of bench/heavy.ts). */
+  mmnodeArgs?: readonly string[];
 }
 
 export function readMemory(pid: number): { rssMb: number; hwmMb: number } {
@@ -75,7 +77,7 @@ async function launch(name: PeerName, opts: PeerOptions): Promise<Launch> {
       // Newer nodes also listen for peers (default port 5050): take a free port instead, where the flag exists.
       const p2p = USAGE.includes('--p2p-port') ? ['--p2p-port', '0'] : [];
       return {
-        args: nodeProcessArgs(['--data-dir', dataDir, '--rpc-port', '0', ...p2p, '--quiet']),
+        args: nodeProcessArgs(['--data-dir', dataDir, '--rpc-port', '0', ...p2p, '--quiet', ...(opts.mmnodeArgs ?? [])]),
         cwd: ROOT,
         urlFrom: (out) => {
           const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));

@@ -13,6 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { LoadResult } from './load.ts';
 import { BENCH, NODE_BIN, PEERS, startPeer, type Peer, type PeerName } from './peers.ts';
+import { runCallsWithWorkers, runHeavy, STORM, TRACE_FILTER, type HeavyResult } from './heavy.ts';
 import {
   bestOf, buildTransfers, CHAIN_ID, GENESIS_BALANCE, rawCeilings, READ_WORKLOADS, runRead, runWrites, SENDER_COUNT, SENDER_KEYS,
   setupPeer, TRANSFER_COUNT, type Ceilings, type Hex, type SignedTx, type WriteResult,
@@ -150,6 +151,23 @@ try {
   console.error(`\nbench failed: ${(err as Error).stack ?? err}`);
   process.exit(1);
 }
+// Heavy requests and eth_call with 1, 2 and 4 RPC workers: mmnode alone, fresh nodes (bench/heavy.ts).
+const WORKER_COUNTS = [1, 2, 4] as const;
+const callsByWorkers: Partial<Record<number, LoadResult>> = {};
+let heavy: (HeavyResult & { command: string }) | undefined;
+if (selected.includes('mmnode')) {
+  const peerOpts = { chainId: CHAIN_ID, keys: SENDER_KEYS.map((k) => bytesToHex(k)), balanceWei: GENESIS_BALANCE };
+  try {
+    for (const n of WORKER_COUNTS) {
+      log(`mmnode --rpc-workers ${n}: eth_call balanceOf for ${SECONDS} s`);
+      callsByWorkers[n] = await runCallsWithWorkers(peerOpts, n, SECONDS, CONCURRENCY);
+    }
+    heavy = await runHeavy(peerOpts, log);
+  } catch (err) {
+    console.error(`\nbench failed: ${(err as Error).stack ?? err}`);
+    process.exit(1);
+  }
+}
 // Measured again at the end (warm, one runTx pass), keeping the better figures: see rawCeilings.
 log(`raw in-process ceilings again`);
 ceilings = bestOf(ceilings, await rawCeilings(CALL_SECONDS, 1));
@@ -222,6 +240,22 @@ for (const w of READ_WORKLOADS) triple(`    VmHWM after ${w.label}`, (r) => r.re
 triple('peak RSS through the read load (VmHWM)', (r) => r.readPeakMb);
 triple('peak RSS through the whole run (VmHWM)', (r) => r.peakMb);
 
+if (heavy) {
+  const h = heavy;
+  console.log(`\n(e) Heavy requests (mmnode alone, default workers: ${h.command.split(' --').slice(1).map((a) => `--${a}`).join(' ')})`);
+  rule();
+  console.log(`eth_blockNumber one after another while ${STORM.calls} eth_calls of ${nf(STORM.callGas)} gas and ${STORM.traces} default traces of a 9.2M-gas transaction run:`);
+  console.log(`    ${nf(h.probe.count)} answers, p50 ${nf(h.probe.p50Ms, 2)} ms, p99 ${nf(h.probe.p99Ms, 2)} ms, max ${nf(h.probe.maxMs, 1)} ms`);
+  console.log(`    the ${STORM.calls + STORM.traces} heavy requests: ${h.storm.ok} answered, ${h.storm.limited} -32005, ${h.storm.other} other, all within ${nf(h.storm.seconds, 1)} s`);
+  if (h.storm.firstLimit) console.log(`    first -32005 or other: ${h.storm.firstLimit.slice(0, 150)}`);
+  console.log(`RSS around ${nf(TRACE_FILTER.calls)} trace_filter calls over ${TRACE_FILTER.blocks} blocks (after ${TRACE_FILTER.warmup} uncounted): ${nf(h.traceFilter.beforeMb, 1)} → ${nf(h.traceFilter.afterMb, 1)} MiB, ${nf(h.traceFilter.seconds, 1)} s, ${h.traceFilter.errors} errors`);
+  console.log('eth_call balanceOf by worker count (fresh node each, concurrency 32):');
+  for (const n of WORKER_COUNTS) {
+    const r = callsByWorkers[n];
+    console.log(`    --rpc-workers ${n}: ${nf(r?.perSecond)} req/s, p50/p99 ${nf(r?.p50Ms, 1)} / ${nf(r?.p99Ms, 1)} ms (${ratio(r?.perSecond, hh?.reads.call?.perSecond)} Hardhat 3)`);
+  }
+}
+
 console.log('\nTargets (ratios from this run)');
 rule();
 const target = (label: string, ours: number | undefined, theirs: number | undefined, factor: number, detail: string) => {
@@ -245,6 +279,16 @@ for (const [kind, get, raw] of [
 ] as const) {
   target(`${kind} mined/s >= 4x Ganache`, get(mm), get(gn), 4, `${nf(get(mm))} vs ${nf(get(gn))}/s (${ratio(get(mm), get(gn))}; hardhat ${ratio(get(mm), get(hh))})`);
   target(`${kind} mined/s >= 80% of raw runTx`, get(mm), raw, 0.8, `${nf(get(mm))} vs ${nf(raw)}/s (${pct(get(mm), raw)})`);
+}
+if (heavy) {
+  const p99 = heavy.probe.p99Ms;
+  console.log(`${p99 <= 50 ? 'PASS' : 'MISS'}  ${'eth_blockNumber p99 under heavy requests <= 50 ms'.padEnd(50)} ${nf(p99, 2)} ms`);
+  for (const n of WORKER_COUNTS) {
+    target(`eth_call, ${n} worker${n > 1 ? 's' : ''}, >= Hardhat 3`, callsByWorkers[n]?.perSecond, hh?.reads.call?.perSecond, 1,
+      `${nf(callsByWorkers[n]?.perSecond)} vs ${nf(hh?.reads.call?.perSecond)} req/s (${ratio(callsByWorkers[n]?.perSecond, hh?.reads.call?.perSecond)})`);
+  }
+  const grown = heavy.traceFilter.afterMb - heavy.traceFilter.beforeMb;
+  console.log(`${grown <= 50 ? 'PASS' : 'MISS'}  ${`RSS after ${nf(TRACE_FILTER.calls)} trace_filter within 50 MB`.padEnd(50)} ${grown >= 0 ? '+' : ''}${nf(grown, 1)} MiB`);
 }
 const rss = mm?.readPeakMb;
 console.log(`${rss === undefined ? 'n/a ' : rss <= 150 ? 'PASS' : 'MISS'}  ${'peak RSS under the read load <= 150 MB'.padEnd(50)} ${nf(rss, 1)} MiB`);

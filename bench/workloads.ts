@@ -50,14 +50,14 @@ const transferData = (to: Hex, amount: bigint): Hex => `0xa9059cbb${word(to)}${w
 interface TxFields { nonce: bigint; to?: Hex; value?: bigint; data?: Hex; gasLimit: bigint }
 
 /** Signs a legacy (type 0, EIP-155) transaction with the native secp256k1 binding (fast enough to pre-sign thousands). */
-function signLegacy(key: Uint8Array, f: TxFields): Uint8Array {
+export function signLegacy(key: Uint8Array, f: TxFields): Uint8Array {
   const tx = createLegacyTx({ nonce: f.nonce, gasPrice: GAS_PRICE, gasLimit: f.gasLimit, to: f.to, value: f.value ?? 0n, data: f.data }, { common: COMMON });
   const { signature, recid } = secp256k1.ecdsaSign(tx.getHashedMessageToSign(), key);
   return tx.addSignature(BigInt(recid), signature.subarray(0, 32), signature.subarray(32), true).serialize();
 }
 
 export interface SignedTx { readonly raw: Hex; readonly hash: Hex; readonly nonce: bigint }
-const signed = (raw: Uint8Array, nonce: bigint): SignedTx => ({ raw: bytesToHex(raw) as Hex, hash: bytesToHex(keccak_256(raw)) as Hex, nonce });
+export const signed = (raw: Uint8Array, nonce: bigint): SignedTx => ({ raw: bytesToHex(raw) as Hex, hash: bytesToHex(keccak_256(raw)) as Hex, nonce });
 
 /**
  * `count` (TRANSFER_COUNT) transactions spread round-robin over the senders, grouped per sender in

@@ -14,6 +14,7 @@ import { parseAnnounceAddress, parsePeerAddress } from './p2p/index.ts';
 
 /** Peers a node dials toward by default: enough for gossip's mesh (docs/network.md "Gossip") to form. */
 export const DEFAULT_MIN_PEERS = 8;
+import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS } from './rpc/workers/pool.ts';
 
 export interface NodeConfig {
   network: NetworkName;
@@ -52,6 +53,10 @@ export interface NodeConfig {
   filterTimeoutMs?: number;
   /** Error code of reverts in eth_call / eth_estimateGas: -32015 (spec, default) or 3 (geth, which viem decodes). */
   rpcRevertCode?: RevertCode;
+  /** RPC worker threads, request deadline and gas cap (src/rpc/workers/pool.ts); unset fields keep the defaults. */
+  rpcWorkers?: number;
+  rpcEvmTimeoutMs?: number;
+  rpcGasCap?: bigint;
 }
 
 export const USAGE = `Usage: npm start -- [options]
@@ -90,6 +95,9 @@ export const USAGE = `Usage: npm start -- [options]
   --filter-timeout <s>                 remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})
   --rpc-revert-code <-32015|3>         error code of reverts in eth_call and eth_estimateGas (default -32015;
                                        3 answers 'execution reverted: <reason>', which viem decodes)
+  --rpc-workers <n>                    threads running eth_call, eth_estimateGas, debug_trace* and trace_* (default: the cores, ${DEFAULT_RPC_WORKER_OPTIONS.size} here)
+  --rpc-evm-timeout <ms>               deadline of one such request, waiting included (default ${DEFAULT_RPC_WORKER_OPTIONS.timeoutMs})
+  --rpc-gas-cap <gas>                  most gas one eth_call, eth_estimateGas or debug_traceCall may use (default ${DEFAULT_GAS_CAP})
   --help                               this text`;
 
 export function parseConfig(argv: string[]): NodeConfig {
@@ -126,6 +134,9 @@ export function parseConfig(argv: string[]): NodeConfig {
       'light-kdf': { type: 'boolean', default: false },
       'filter-timeout': { type: 'string' },
       'rpc-revert-code': { type: 'string', default: '-32015' },
+      'rpc-workers': { type: 'string' },
+      'rpc-evm-timeout': { type: 'string' },
+      'rpc-gas-cap': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -173,6 +184,8 @@ export function parseConfig(argv: string[]): NodeConfig {
   const filterTimeout = positive('--filter-timeout', values['filter-timeout']);
   const rpcRevertCode = REVERT_CODES.find((c) => String(c) === values['rpc-revert-code']);
   if (rpcRevertCode === undefined) throw new ConfigError(`--rpc-revert-code must be -32015 or 3, not ${values['rpc-revert-code']}`);
+  const rpcGasCap = values['rpc-gas-cap'];
+  if (rpcGasCap !== undefined && !/^[1-9]\d{0,18}$/.test(rpcGasCap)) throw new ConfigError(`--rpc-gas-cap must be a positive whole amount of gas, not ${rpcGasCap}`);
   return {
     network,
     dataDir: values['data-dir'] ?? `./data/${network}`,
@@ -195,6 +208,9 @@ export function parseConfig(argv: string[]): NodeConfig {
     lightKdf: values['light-kdf']!,
     filterTimeoutMs: filterTimeout === undefined ? undefined : filterTimeout * 1000,
     rpcRevertCode,
+    rpcWorkers: positive('--rpc-workers', values['rpc-workers']),
+    rpcEvmTimeoutMs: positive('--rpc-evm-timeout', values['rpc-evm-timeout']),
+    rpcGasCap: rpcGasCap === undefined ? undefined : BigInt(rpcGasCap),
   };
 }
 

@@ -23,8 +23,8 @@ import {
   createP2P, gossipTopics, MAX_GOSSIP_BYTES, offerServices, parsePeerAddress, requestBlocksByRange, REQUEST_TIMEOUT_MS, takePooledTxs,
   topicScoreParams, type P2P, type PeerEvent, type PeerIdStr,
 } from './p2p/index.ts';
-import { CallExecutor } from './chain/calls.ts';
 import { createChainCommon } from './chain/execution.ts';
+import { LiveLogSource } from './chain/liveLogs.ts';
 import { NETWORKS } from './chain/networks.ts';
 import { ChainReader } from './chain/reader.ts';
 import { ChainStore } from './chain/store.ts';
@@ -35,6 +35,7 @@ import { buildMethods } from './rpc/modules/index.ts';
 import { PendingBlocks } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { BlockReplayer } from './tracing/replay.ts';
+import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER, RpcWorkerPool } from './rpc/workers/pool.ts';
 
 export const CLIENT_VERSION = `mmnode/v0.1.0/${process.platform}-${process.arch}/node-${process.version}`;
 
@@ -50,6 +51,8 @@ export interface RunningNode {
   readonly events: EventBus<NodeEvent>;
   /** The peer manager: the testnet harness bans and unbans peers through it to partition nodes. */
   readonly peers: ActorRef<PeerManagerProtocol>;
+  /** The RPC worker threads (src/rpc/workers/pool.ts): tests and benchmarks read their state. */
+  readonly workers: RpcWorkerPool;
   /** Resolves when the node stops, by request or because an actor escalated a failure. */
   readonly stopped: Promise<void>;
   stop(): Promise<void>;
@@ -66,8 +69,10 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => { resolveStopped = r; });
 
+  let workers: RpcWorkerPool | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      await workers?.close();
       for (const actor of started.reverse()) await actor.stop().catch((err) => console.error(err));
       resolveStopped();
     })();
@@ -107,23 +112,31 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       dir: join(config.dataDir, 'keystore'), scrypt: config.lightKdf ? LIGHT_SCRYPT : STANDARD_SCRYPT,
       devKeys: [...network.devAccounts.map((a) => a.privateKey), hexToBytes(REGTEST_MINER_KEY)],
     }) : undefined;
+    const liveLogs = new LiveLogSource(reader);
     const filters = await start(spawnFilterSupervisor({
       ...DEFAULT_FILTER_OPTIONS, idleTimeoutMs: config.filterTimeoutMs ?? DEFAULT_FILTER_OPTIONS.idleTimeoutMs,
-    }, { reader }));
+    }, { logs: liveLogs }));
     bus.subscribe(filters.ref, toLiveEvent);
     const switches = config.rpcModules ?? defaultSwitches(config.network);
+    const gasCap = config.rpcGasCap ?? DEFAULT_GAS_CAP;
+    const workerCount = config.rpcWorkers ?? DEFAULT_RPC_WORKER_OPTIONS.size;
+    workers = new RpcWorkerPool(
+      { size: workerCount, timeoutMs: config.rpcEvmTimeoutMs ?? DEFAULT_RPC_WORKER_OPTIONS.timeoutMs, maxQueued: workerCount * QUEUED_PER_WORKER },
+      { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
+    );
+    // The main thread keeps a replayer for traces of the pending block only (src/rpc/workers/methods.ts).
     const methods = buildMethods({
-      reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader),
-      wallet, pending: new PendingBlocks(reader, miner.ref),
+      reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, replayer: new BlockReplayer(reader),
+      gasCap, workers, wallet, pending: new PendingBlocks(reader, miner.ref),
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
       revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);
-    const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader));
+    const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader, liveLogs));
     bus.subscribe(listener.ref, toLiveEvent);
     const address = await listener.ref.ask('listener.address', {});
     return {
-      rpcUrl: `http://${address.address}:${address.port}`, reader, stopped, stop, peers: net.peerManager.ref, events: bus,
+      rpcUrl: `http://${address.address}:${address.port}`, reader, workers, stopped, stop, peers: net.peerManager.ref, events: bus,
       p2p: { peerId: p2pInfo.peerId, multiaddrs: p2pInfo.multiaddrs },
     };
   } catch (err) {

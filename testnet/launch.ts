@@ -42,7 +42,7 @@ export function buildNodeBundle(): string {
 /** Arguments for `spawn(process.execPath, …)` that start a node with `args`. */
 export const nodeProcessArgs = (args: readonly string[]): string[] => [...NODE_RUNTIME_FLAGS, buildNodeBundle(), ...args];
 
-/** The machine-readable line a node prints once it serves (src/main.ts). */
+/** The machine-readable line a node prints once it serves (src/cli.ts). */
 export interface ReadyLine {
   readonly rpcUrl: string;
   readonly peerId: string;

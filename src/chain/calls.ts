@@ -3,6 +3,7 @@
  * trie, each call inside a checkpoint that is always reverted, so nothing is ever written.
  */
 import type { Common } from '@ethereumjs/common';
+import type { EVM, EVMResult } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
 import { Address, bytesToHex, type DB } from '@ethereumjs/util';
 import type { Block as EjsBlock } from '@ethereumjs/block';
@@ -12,7 +13,9 @@ import { createExecutionVM, executionBlock, stateManagerAt, type StoredLog } fro
 import { Lru } from './lru.ts';
 import { OverlayTrieDb } from './trieDb.ts';
 import type { BlockHeader } from './header.ts';
-import type { ChainReader } from './reader.ts';
+import type { ChainView } from './reader.ts';
+import { NodeError } from '../errors.ts';
+import { attach, type TraceListeners, type TxTracer } from '../tracing/replay.ts';
 
 export interface CallRequest {
   readonly from?: Uint8Array;
@@ -48,9 +51,6 @@ interface PooledVm {
   readonly scratch: OverlayTrieDb;
 }
 
-/** eth_call gas cap (reference `rpc.callGasCap`). */
-export const CALL_GAS_CAP = 10_000_000n;
-
 export class CallExecutor {
   readonly #idle: PooledVm[] = [];
   #created = 0;
@@ -64,7 +64,7 @@ export class CallExecutor {
 
   /** `trieDb`: where state is read; a pending block's execution passes its own (committed nodes plus its writes). */
   constructor(
-    private readonly reader: ChainReader,
+    private readonly reader: ChainView,
     private readonly maxVms = 4,
     private readonly trieDb: DB<string, string | Uint8Array> = reader.trieDb,
   ) {
@@ -129,6 +129,28 @@ export class CallExecutor {
   async call(header: BlockHeader, req: CallRequest, gas: bigint): Promise<CallResult> {
     const intrinsic = this.intrinsicGas(req);
     if (gas < intrinsic) return { returnValue: new Uint8Array(), error: 'intrinsic gas too low', gasUsed: gas, logs: [] };
+    const { result, touched, precompiles } = await this.run(header, req, gas - intrinsic);
+    const r = result.execResult;
+    return {
+      returnValue: r.returnValue, error: r.exceptionError?.error, gasUsed: intrinsic + r.executionGasUsed, logs: (r.logs ?? []) as StoredLog[],
+      ...(touched ? { touched, precompiles } : {}),
+    };
+  }
+
+  /** The call traced by `tracer` (debug_traceCall); a gas limit below the intrinsic cost is the caller's error. */
+  async trace<T>(header: BlockHeader, req: CallRequest, gas: bigint, tracer: TxTracer<T>): Promise<T> {
+    const intrinsic = this.intrinsicGas(req);
+    if (gas < intrinsic) throw new NodeError('INVALID_PARAMS', `intrinsic gas too low: the call needs ${intrinsic} gas before it runs, its gas is ${gas}`);
+    const res = (await this.run(header, req, gas - intrinsic, tracer.listeners)).result;
+    // A call has no transaction and so no hash.
+    const tx = { to: req.to && new Address(req.to), gasLimit: gas, hash: () => ZERO_HASH };
+    return tracer.finish(tx, { execResult: res.execResult, totalGasSpent: intrinsic + res.execResult.executionGasUsed, createdAddress: res.createdAddress });
+  }
+
+  /** The EVM's result, and with `reportAccessList` what the call touched. */
+  private async run(
+    header: BlockHeader, req: CallRequest, executionGas: bigint, listeners?: TraceListeners,
+  ): Promise<{ result: EVMResult } & Pick<CallResult, 'touched' | 'precompiles'>> {
     const entry = await this.acquire();
     const { vm } = entry;
     try {
@@ -142,17 +164,18 @@ export class CallExecutor {
         const caller = new Address(req.from ?? ZERO_ADDRESS);
         await warmLikeRunTx(vm, caller, req, header.coinbase);
         if (req.reportAccessList) reportAccessList(vm, req);
-        const res = await vm.evm.runCall({
-          caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
-          gasLimit: gas - intrinsic, gasPrice: req.gasPrice ?? 0n,
-          block: this.contextOf(header),
-        });
-        const r = res.execResult;
-        return {
-          returnValue: r.returnValue, error: r.exceptionError?.error, gasUsed: intrinsic + r.executionGasUsed,
-          logs: (r.logs ?? []) as StoredLog[],
-          ...(req.reportAccessList ? { touched: vm.evm.journal.accessList!, precompiles: [...vm.evm.precompiles.keys()] } : {}),
-        };
+        const detach = listeners && attach(vm.evm as EVM, listeners);
+        try {
+          const result = await vm.evm.runCall({
+            caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
+            gasLimit: executionGas, gasPrice: req.gasPrice ?? 0n,
+            block: this.contextOf(header),
+          });
+          const access = req.reportAccessList ? { touched: vm.evm.journal.accessList!, precompiles: [...vm.evm.precompiles.keys()] } : {};
+          return { result, ...access };
+        } finally {
+          detach?.();
+        }
       } finally {
         await vm.stateManager.revert();
       }

@@ -54,8 +54,10 @@ export function createChainCommon(network: Network): Common {
     { hardfork: Hardfork.Cancun, customCrypto: { ecrecover, keccak256 } },
   );
   // @ethereumjs/tx copies the Common and re-merges its parameter tables (JSON round trips) for every
-  // transaction it builds, about 0.3 ms and 13 kB each. Our hardfork never changes, so one shared
-  // Common whose tables are merged once per table serves every transaction, VM and block.
+  // transaction it builds, about 0.3 ms and 13 kB each. Our hardfork never changes, so the tables of
+  // one Common, merged once per table, serve every transaction, VM and block. A copy reads them
+  // through its prototype but has its own event emitter, for the listeners of whoever holds it
+  // (docs/rpc-workers.md, "The tracing leak").
   const merged = new Set<object>();
   const updateParams = common.updateParams.bind(common);
   common.updateParams = (params) => {
@@ -63,7 +65,8 @@ export function createChainCommon(network: Network): Common {
     merged.add(params);
     updateParams(params);
   };
-  common.copy = () => common;
+  const Emitter = common.events.constructor as new () => Common['events'];
+  common.copy = () => Object.assign(Object.create(common) as Common, { events: new Emitter() });
   return common;
 }
 
@@ -191,7 +194,9 @@ export function stateManagerAt(
 
 export async function createExecutionVM(env: ExecutionEnv, stateManager: MerkleStateManager): Promise<VM> {
   return createVM({
-    common: env.common,
+    // Every EVM adds a `hardforkChanged` listener, which holds the EVM, its state manager and trie
+    // overlay, to the Common it is given: on the shared Common it would outlive the VM (docs/rpc-workers.md, "The tracing leak").
+    common: env.common.copy(),
     stateManager,
     blockchain: {
       getBlock: async (n: number) => {

@@ -2,12 +2,14 @@
  * What a head change brings to a live log filter or subscription: the matching logs of the blocks
  * that left the canonical chain (removed, newest first: the order to undo them in), then those of
  * the blocks that joined it, oldest first. Each block's bloom is checked before its receipts are read.
+ * The node has one source, shared by the polling filters and the WebSocket subscriptions: a new
+ * block's logs are read and decoded once for both.
  */
 import { bytesToHex } from '@ethereumjs/util';
 import type { Block } from './block.ts';
 import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from './logFilter.ts';
 import { Lru } from './lru.ts';
-import type { ChainReader } from './reader.ts';
+import type { ChainView } from './reader.ts';
 
 export interface LiveLog {
   readonly log: LogEntry;
@@ -28,17 +30,22 @@ export class LiveLogSource {
    * The logs of blocks read lately. A rewind (evm_revert) deletes its blocks with their receipts,
    * but a log a filter was given came from a block read here, so its removal can still be reported.
    */
-  readonly #recent = new Lru<string, LogEntry[]>(RECENT_BLOCKS);
+  readonly #recent = new Lru<string, Promise<LogEntry[]>>(RECENT_BLOCKS);
 
-  constructor(private readonly reader: ChainReader) {}
+  constructor(private readonly reader: ChainView) {}
 
-  async #logsOf(block: Block): Promise<LogEntry[]> {
+  /** A block's logs; concurrent askers (filters and subscriptions of the same head change) share one read. */
+  #logsOf(block: Block): Promise<LogEntry[]> {
     const key = bytesToHex(block.hash);
-    const cached = this.#recent.get(key);
-    if (cached) return cached;
-    const receipts = await this.reader.getReceipts(block.hash);
-    const logs = receipts ? blockLogEntries(block, receipts) : [];
-    if (receipts) this.#recent.set(key, logs);
+    let logs = this.#recent.get(key);
+    if (!logs) {
+      logs = this.reader.getReceipts(block.hash).then((receipts) => {
+        if (!receipts) this.#recent.delete(key); // not stored (yet or any more): not remembered
+        return receipts ? blockLogEntries(block, receipts) : [];
+      });
+      logs.catch(() => this.#recent.delete(key));
+      this.#recent.set(key, logs);
+    }
     return logs;
   }
 

@@ -6,7 +6,7 @@
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { bytesToHex, type Account, type Address } from '@ethereumjs/util';
+import { bytesToHex, type Account, type Address, type DB } from '@ethereumjs/util';
 import { decodeBody, decodeReceipts, makeBlock, storedBlockEncoding, type Block } from './block.ts';
 import { toBig } from './bytes.ts';
 import { stateManagerAt, type StoredReceipt } from './execution.ts';
@@ -15,6 +15,8 @@ import type { Network } from './networks.ts';
 import { ChainStore } from './store.ts';
 import { CommittedTrieDb } from './trieDb.ts';
 import { Lru } from './lru.ts';
+import type { LogCriteria, LogEntry } from './logFilter.ts';
+import { queryLogs } from './logQuery.ts';
 
 export interface HeadInfo {
   readonly hash: Uint8Array;
@@ -27,6 +29,19 @@ export interface TxLocation {
   readonly blockHash: Uint8Array;
   readonly index: number;
 }
+
+/**
+ * What the RPC layer and the actors other than the chain's own read the chain through: reads only, no
+ * store handle and no mutators (docs/rpc-workers.md, "Owners"). The chain writer holds the
+ * ChainReader behind it and publishes heads and caches blocks through it.
+ */
+export type ChainView = Pick<ChainReader,
+  | 'head' | 'getHeader' | 'getBlock' | 'canonicalHash' | 'canonicalBlock' | 'canonicalHashes' | 'rawBlocks' | 'isCanonical'
+  | 'getReceipts' | 'totalDifficulty' | 'txLocation' | 'ancestorHeader' | 'stateAt' | 'queryLogs' | 'common' | 'network'
+> & {
+  /** Committed trie nodes, to read state from. */
+  readonly trieDb: DB<string, string | Uint8Array>;
+};
 
 export class ChainReader {
   readonly trieDb: CommittedTrieDb;
@@ -167,6 +182,11 @@ export class ChainReader {
       header = await this.getHeader(hash);
     }
     return header && header.number === height ? header : undefined;
+  }
+
+  /** The logs of canonical blocks `from`…`to` matching `criteria`, from the log index (src/chain/logQuery.ts). */
+  queryLogs(criteria: LogCriteria, from: bigint, to: bigint): Promise<LogEntry[]> {
+    return queryLogs(this.store, criteria, from, to);
   }
 
   /**

@@ -39,7 +39,8 @@ export class ChainStore {
   readonly logs: BytesSublevel;
 
   constructor(path: string) {
-    this.db = new Level<Bytes, Bytes>(path, { keyEncoding: 'view', valueEncoding: 'view' });
+    // The RPC worker threads open the same database in this process (docs/rpc-workers.md, "Workers").
+    this.db = new Level<Bytes, Bytes>(path, { keyEncoding: 'view', valueEncoding: 'view', multithreading: true } as never);
     const sub = (name: string) => this.db.sublevel<Bytes, Bytes>(name, { keyEncoding: 'view', valueEncoding: 'view' });
     this.headers = sub('h');
     this.bodies = sub('b');

@@ -4,9 +4,9 @@ import { bytesToHex } from '@ethereumjs/util';
 import type { Block } from '../chain/block.ts';
 import type { CallExecutor } from '../chain/calls.ts';
 import type { BlockHeader } from '../chain/header.ts';
-import type { ChainReader } from '../chain/reader.ts';
+import type { ChainView } from '../chain/reader.ts';
 import { NodeError } from '../errors.ts';
-import type { RpcDeps } from './deps.ts';
+import type { EvmDeps } from './deps.ts';
 import type { BlockSelector, BlockTag } from './params.ts';
 import type { PendingBlocks } from './pending.ts';
 
@@ -34,7 +34,7 @@ export function tagHeight(tag: BlockTag, head: bigint): bigint {
  * The block a selector names, or undefined when this node has no such block. `pending` names the
  * pending block (pending.ts) when `pending` is given; without it, it reads as latest.
  */
-export async function findBlock(reader: ChainReader, sel: BlockSelector, pending?: PendingBlocks): Promise<Block | undefined> {
+export async function findBlock(reader: ChainView, sel: BlockSelector, pending?: PendingBlocks): Promise<Block | undefined> {
   switch (sel.kind) {
     case 'tag':
       if (sel.tag === 'pending' && pending) return (await pending.get()).block;
@@ -53,7 +53,7 @@ export async function findBlock(reader: ChainReader, sel: BlockSelector, pending
 }
 
 /** Like findBlock, but a missing block is an error (state reads cannot answer without one). */
-export async function requireBlock(reader: ChainReader, sel: BlockSelector): Promise<Block> {
+export async function requireBlock(reader: ChainView, sel: BlockSelector): Promise<Block> {
   const block = await findBlock(reader, sel);
   if (block) return block;
   const what = sel.kind === 'hash' ? `with hash ${bytesToHex(sel.hash)}` : sel.kind === 'number' ? `0x${sel.number.toString(16)}` : sel.tag;
@@ -64,14 +64,23 @@ export async function requireBlock(reader: ChainReader, sel: BlockSelector): Pro
 export interface StateView {
   readonly header: BlockHeader;
   readonly state: MerkleStateManager;
-  readonly calls: CallExecutor;
+  /** Absent on the main thread for a stored block: calls there run on the RPC workers (src/rpc/workers/methods.ts). */
+  readonly calls?: CallExecutor;
 }
 
-export async function stateView(deps: Pick<RpcDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<StateView> {
-  if (isPending(sel)) {
+/** `pending` reads as latest without a pending block (an RPC worker has none). */
+export async function stateView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<StateView> {
+  if (isPending(sel) && deps.pending) {
     const p = await deps.pending.get();
     return { header: p.block.header, state: p.state, calls: p.calls };
   }
   const { header } = await requireBlock(deps.reader, sel);
   return { header, state: deps.reader.stateAt(header.stateRoot), calls: deps.calls };
+}
+
+/** A state view to run calls on. */
+export async function callView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<Required<StateView>> {
+  const view = await stateView(deps, sel);
+  if (!view.calls) throw new Error('a call at a stored block reached the main thread: calls run on the RPC workers');
+  return view as Required<StateView>;
 }

@@ -8,21 +8,25 @@ import type { PeerManagerProtocol } from '../actors/peerManager/index.ts';
 import type { MinerProtocol } from '../actors/miner/index.ts';
 import type { TxPoolProtocol } from '../actors/txpool/index.ts';
 import type { CallExecutor } from '../chain/calls.ts';
-import type { ChainReader } from '../chain/reader.ts';
+import type { ChainView } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
 import type { PendingBlocks } from './pending.ts';
 import type { RevertCode } from './revertCode.ts';
+import type { RpcWorkerPool } from './workers/pool.ts';
 
 export interface RpcDeps {
-  readonly reader: ChainReader;
+  readonly reader: ChainView;
   /** The chain actor: only evm_revert and evm_reset ask it, to rewind the head. */
   readonly chain: ActorRef<ChainProtocol>;
   readonly txpool: ActorRef<TxPoolProtocol>;
   /** Owner of the polling filters (eth_newFilter and the rest). */
   readonly filters: ActorRef<FilterSupervisorProtocol>;
   readonly miner: ActorRef<MinerProtocol>;
-  readonly calls: CallExecutor;
-  /** Re-executes stored blocks for debug_* and trace_* traces. */
+  /** Most gas one eth_call, eth_estimateGas or debug_traceCall may use (--rpc-gas-cap). */
+  readonly gasCap: bigint;
+  /** The worker threads that serve the methods which run the EVM (src/rpc/workers/methods.ts). */
+  readonly workers: RpcWorkerPool;
+  /** Re-executes blocks for debug_* and trace_* traces: on the main thread, only the pending block (src/rpc/workers/methods.ts). */
   readonly replayer: BlockReplayer;
   /** The node's accounts and keys (personal_*, eth_sign, eth_sendTransaction); absent when the node holds no keys. */
   readonly wallet?: Wallet;
@@ -38,3 +42,9 @@ export interface RpcDeps {
   /** The error code of reverts in eth_call / eth_estimateGas (`--rpc-revert-code`); undefined: -32015. */
   readonly revertCode?: RevertCode;
 }
+
+/**
+ * What the methods that run the EVM use (src/rpc/workers/methods.ts): on a worker, an executor for
+ * calls at stored blocks; on the main thread, which serves them only for it, the pending block.
+ */
+export type EvmDeps = Pick<RpcDeps, 'reader' | 'replayer' | 'gasCap'> & { readonly calls?: CallExecutor; readonly pending?: PendingBlocks };

@@ -2,8 +2,8 @@
  * JSON-RPC 2.0 envelope handling: single requests, batches (bounded), notifications, id echo,
  * and the error codes of the specification. Transport-free: the HTTP server hands it parsed JSON.
  */
-import { INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, toRpcError } from './errors.ts';
-import type { Methods } from './method.ts';
+import { INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, toRpcError } from './errors.ts';
+import type { CallContext, Methods } from './method.ts';
 import { isRawJson } from './json.ts';
 
 /** A request id; ids beyond 2^53 stay raw JSON text so they are echoed exactly. */
@@ -18,6 +18,21 @@ export interface JsonRpcResponse {
 /** Batch limit: the reference's default when `max_batch_requests_size` is not configured (its shipped config says 50). */
 export const MAX_BATCH = 100;
 
+/** No method takes params nested deeper than this; deeper ones would only cost stack in parsers and in copies to the RPC workers. */
+export const MAX_PARAMS_DEPTH = 32;
+
+/** Whether `value` holds arrays or objects nested more than `limit` deep (iterative: any depth is measured safely). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export const errorResponse = (id: JsonRpcId, err: RpcError): JsonRpcResponse => ({
   jsonrpc: '2.0', id, error: err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data },
 });
@@ -26,20 +41,20 @@ export class Dispatcher {
   constructor(private readonly methods: Methods) {}
 
   /** Answers a parsed body; undefined when nothing is to be written (only notifications). */
-  async handle(body: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+  async handle(body: unknown, ctx: CallContext = {}): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
     if (Array.isArray(body)) {
       if (body.length === 0) return errorResponse(null, new RpcError(INVALID_REQUEST, 'invalid request: empty batch'));
       if (body.length > MAX_BATCH) {
         return errorResponse(null, new RpcError(INVALID_REQUEST, `Cannot dispatch batch requests. ${MAX_BATCH} is the max number of supported batch requests (got ${body.length})`));
       }
-      const responses = await Promise.all(body.map((req) => this.handleOne(req)));
+      const responses = await Promise.all(body.map((req) => this.handleOne(req, ctx)));
       const written = responses.filter((r): r is JsonRpcResponse => r !== undefined);
       return written.length ? written : undefined;
     }
-    return this.handleOne(body);
+    return this.handleOne(body, ctx);
   }
 
-  private async handleOne(req: unknown): Promise<JsonRpcResponse | undefined> {
+  private async handleOne(req: unknown, ctx: CallContext): Promise<JsonRpcResponse | undefined> {
     if (req === null || typeof req !== 'object' || Array.isArray(req)) {
       return errorResponse(null, new RpcError(INVALID_REQUEST, 'invalid request: expected a JSON-RPC request object'));
     }
@@ -55,18 +70,21 @@ export class Dispatcher {
     }
     if (typeof r.method !== 'string') return errorResponse(replyId, new RpcError(INVALID_REQUEST, 'invalid request: method must be a string'));
     if (r.params !== undefined && !Array.isArray(r.params)) {
-      return errorResponse(replyId, new RpcError(-32602, 'invalid params: params must be an array (positional parameters)'));
+      return errorResponse(replyId, new RpcError(INVALID_PARAMS, 'invalid params: params must be an array (positional parameters)'));
     }
-    const response = await this.call(r.method, (r.params as unknown[] | undefined) ?? [], replyId);
+    if (nestedDeeperThan(r.params, MAX_PARAMS_DEPTH)) {
+      return errorResponse(replyId, new RpcError(INVALID_PARAMS, `invalid params: params are nested deeper than ${MAX_PARAMS_DEPTH} arrays or objects`));
+    }
+    const response = await this.call(r.method, (r.params as unknown[] | undefined) ?? [], replyId, ctx);
     // A request without an id is a notification: it runs, and nothing is written back.
     return hasId ? response : undefined;
   }
 
-  private async call(name: string, params: unknown[], id: JsonRpcId): Promise<JsonRpcResponse> {
+  private async call(name: string, params: unknown[], id: JsonRpcId, ctx: CallContext): Promise<JsonRpcResponse> {
     const def = Object.hasOwn(this.methods, name) ? this.methods[name] : undefined;
     if (!def) return errorResponse(id, new RpcError(METHOD_NOT_FOUND, `method not found: ${name}`));
     try {
-      return { jsonrpc: '2.0', id, result: (await def.call(params)) ?? null };
+      return { jsonrpc: '2.0', id, result: (await def.call(params, ctx)) ?? null };
     } catch (err) {
       return errorResponse(id, toRpcError(err));
     }

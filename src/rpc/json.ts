@@ -35,18 +35,27 @@ export class JsonArrayText {
   constructor(readonly items: readonly string[]) {}
 }
 
+/** A method's result already written as JSON text (an RPC worker's answer), copied into the reply as is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * A reply (a response, a batch of them, or a notification) as JSON: a string, or when a result is
  * a JsonArrayText, the UTF-8 bytes with its items copied in ({"jsonrpc","id","result"} as stringified).
  */
 export function replyJson(reply: unknown): string | Buffer {
   const replies = Array.isArray(reply) ? reply : [reply];
-  if (!replies.some(hasArrayText)) return JSON.stringify(reply);
+  if (!replies.some(hasText)) return JSON.stringify(reply);
   const pieces: string[] = Array.isArray(reply) ? ['['] : [];
   replies.forEach((r, i) => {
     if (i > 0) pieces.push(',');
-    if (!hasArrayText(r)) {
+    if (!hasText(r)) {
       pieces.push(JSON.stringify(r));
+      return;
+    }
+    if (r.result instanceof JsonText) {
+      pieces.push(`{"jsonrpc":"2.0","id":${JSON.stringify(r.id)},"result":`, r.result.text, '}');
       return;
     }
     pieces.push(`{"jsonrpc":"2.0","id":${JSON.stringify(r.id)},"result":[`);
@@ -60,7 +69,10 @@ export function replyJson(reply: unknown): string | Buffer {
   return utf8(pieces);
 }
 
-const hasArrayText = (r: unknown): r is { id: unknown; result: JsonArrayText } => (r as { result?: unknown } | null)?.result instanceof JsonArrayText;
+const hasText = (r: unknown): r is { id: unknown; result: JsonArrayText | JsonText } => {
+  const result = (r as { result?: unknown } | null)?.result;
+  return result instanceof JsonArrayText || result instanceof JsonText;
+};
 
 /** The pieces written one after the other into one Buffer (a body of one write, its length known). */
 function utf8(pieces: readonly string[]): Buffer {

@@ -2,9 +2,15 @@
 import { invalidParams, METHOD_NOT_FOUND, RpcError } from './errors.ts';
 import type { Param } from './params.ts';
 
+/** What a method learns about the request beyond its params. */
+export interface CallContext {
+  /** Aborted when the client went away before the answer (HTTP connection closed). */
+  readonly signal?: AbortSignal;
+}
+
 export interface MethodDef {
   readonly paramCount: number;
-  call(params: unknown[]): Promise<unknown>;
+  call(params: unknown[], ctx?: CallContext): Promise<unknown>;
 }
 
 export type Methods = Record<string, MethodDef>;

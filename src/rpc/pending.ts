@@ -11,7 +11,7 @@ import { makeBlock, type Block } from '../chain/block.ts';
 import { hex } from '../chain/bytes.ts';
 import { CallExecutor } from '../chain/calls.ts';
 import { stateManagerAt } from '../chain/execution.ts';
-import type { ChainReader } from '../chain/reader.ts';
+import type { ChainView } from '../chain/reader.ts';
 import type { Template } from '../chain/writer.ts';
 import { formatBlock, formatTx } from './format.ts';
 
@@ -32,7 +32,7 @@ const BUILD_TIMEOUT_MS = 30_000;
 export class PendingBlocks {
   #last: { readonly template: Template; readonly view: PendingBlock } | undefined;
 
-  constructor(private readonly reader: ChainReader, private readonly miner: ActorRef<MinerProtocol>) {}
+  constructor(private readonly reader: ChainView, private readonly miner: ActorRef<MinerProtocol>) {}
 
   /** The current pending block; the same object until the head or the pool changes. */
   async get(): Promise<PendingBlock> {

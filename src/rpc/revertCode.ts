@@ -7,7 +7,7 @@
 import { fromHex } from '../chain/bytes.ts';
 import { revertReason } from '../chain/revertReason.ts';
 import { NodeError } from '../errors.ts';
-import { RpcError } from './errors.ts';
+import { RpcError, toRpcError } from './errors.ts';
 import type { Methods } from './method.ts';
 
 export const REVERT_CODES = [-32015, 3] as const;
@@ -16,11 +16,12 @@ export type RevertCode = (typeof REVERT_CODES)[number];
 /** The methods whose reverts are reported. */
 const EXECUTING_METHODS = ['eth_call', 'eth_estimateGas'];
 
-/** A revert (not another VM failure such as running out of gas) as geth words it. */
+/** A revert (not another VM failure such as running out of gas) as geth words it; from a worker it arrives as its wire error. */
 function gethRevert(err: unknown): RpcError | undefined {
-  if (!(err instanceof NodeError) || err.kind !== 'EXECUTION_REVERTED' || !/\b(revert|reverted)\b/.test(err.message)) return undefined;
-  const reason = err.data === undefined ? undefined : revertReason(fromHex(err.data));
-  return new RpcError(3, reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, err.data);
+  const wire = err instanceof RpcError ? err : err instanceof NodeError ? toRpcError(err) : undefined;
+  if (wire?.code !== -32015 || !/\b(revert|reverted)\b/.test(wire.message)) return undefined;
+  const reason = wire.data === undefined ? undefined : revertReason(fromHex(wire.data));
+  return new RpcError(3, reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, wire.data);
 }
 
 export function withRevertCode(methods: Methods, code: RevertCode): Methods {
@@ -31,7 +32,7 @@ export function withRevertCode(methods: Methods, code: RevertCode): Methods {
     if (!inner) continue;
     wrapped[name] = {
       paramCount: inner.paramCount,
-      call: (params) => inner.call(params).catch((err: unknown) => { throw gethRevert(err) ?? err; }),
+      call: (params, ctx) => inner.call(params, ctx).catch((err: unknown) => { throw gethRevert(err) ?? err; }),
     };
   }
   return wrapped;

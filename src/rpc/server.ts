@@ -74,7 +74,13 @@ async function serve(dispatcher: Dispatcher, req: IncomingMessage, res: ServerRe
   }
   const refused = gate && admitted && gate.charge(admitted.key, Array.isArray(body) ? Math.max(body.length, 1) : 1);
   if (refused) return refuse(res, refused);
-  const reply = await dispatcher.handle(body);
+  // A client that closes the connection before its answer cancels the work still queued or running for it.
+  const gone = new AbortController();
+  const onClose = () => { if (!res.writableFinished) gone.abort(); };
+  res.once('close', onClose);
+  const reply = await dispatcher.handle(body, { signal: gone.signal });
+  res.off('close', onClose);
+  if (res.destroyed) return;
   if (reply === undefined) { res.writeHead(204, CORS); res.end(); return; }
   send(res, 200, reply);
 }

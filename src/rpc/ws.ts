@@ -14,7 +14,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { randomId, type LiveEvent } from '../actors/liveEvents.ts';
 import type { Hex } from '../chain/bytes.ts';
 import type { LiveLogSource } from '../chain/liveLogs.ts';
-import type { ChainReader } from '../chain/reader.ts';
+import type { ChainView } from '../chain/reader.ts';
 import { Dispatcher, errorResponse, type JsonRpcId } from './dispatch.ts';
 import { invalidParams, PARSE_ERROR, RpcError } from './errors.ts';
 import { boundsOf, liveLogFilter, type LiveLogFilter } from './filterParams.ts';
@@ -48,7 +48,7 @@ interface Connection {
 const anything: Param<unknown> = (raw) => raw;
 
 export interface WsHubDeps {
-  readonly reader: ChainReader;
+  readonly reader: ChainView;
   readonly logs: LiveLogSource;
   /** The switches `methods` was built with: eth_subscribe and eth_unsubscribe obey them too. */
   readonly switches: RpcSwitches;

@@ -5,11 +5,9 @@
  * both views of this tree.
  */
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
-import type { TypedTransaction } from '@ethereumjs/tx';
 import { bigIntToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
-import type { RunTxResult } from '@ethereumjs/vm';
 import { EMPTY } from '../chain/bytes.ts';
-import type { TxTracer } from './replay.ts';
+import type { TracedTx, TxOutcome, TxTracer } from './replay.ts';
 
 export type FrameType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2' | 'SELFDESTRUCT';
 
@@ -40,7 +38,7 @@ export interface CallFrame {
 
 /** The call tree of a transaction, with the totals of the transaction itself. */
 export interface TxCallTrace {
-  readonly tx: TypedTransaction;
+  readonly tx: TracedTx;
   readonly root: CallFrame;
   /** Gas the transaction paid for (intrinsic included). */
   readonly gasUsed: bigint;
@@ -108,7 +106,7 @@ export function callFrameTracer(withLogs: boolean): TxTracer<TxCallTrace> {
 
   return {
     listeners: { step: onStep, beforeMessage: onBeforeMessage, afterMessage: onAfterMessage, newContract: onNewContract },
-    finish(tx: TypedTransaction, run: RunTxResult): TxCallTrace {
+    finish(tx: TracedTx, run: TxOutcome): TxCallTrace {
       if (!root) throw new Error('the transaction ran without an EVM message');
       return { tx, root, gasUsed: run.totalGasSpent };
     },

@@ -4,14 +4,14 @@
  * overlay that is dropped afterwards: tracing never writes chain data. Tracers listen to the EVM's
  * events only while the transactions they trace run.
  */
-import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
+import type { EVM, EVMResult, ExecResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import { runTx, type RunTxResult } from '@ethereumjs/vm';
 import type { Block } from '../chain/block.ts';
 import { ZERO_HASH } from '../chain/bytes.ts';
 import { createExecutionVM, executionBlock, stateManagerAt } from '../chain/execution.ts';
-import type { ChainReader } from '../chain/reader.ts';
+import type { ChainView } from '../chain/reader.ts';
 import { OverlayTrieDb } from '../chain/trieDb.ts';
 import { NodeError } from '../errors.ts';
 
@@ -26,10 +26,21 @@ export interface TraceListeners {
   newContract?(event: { address: Address; code: Uint8Array }): void;
 }
 
+/** What a tracer needs to know of the traced transaction (or call: debug_traceCall), besides its steps. */
+export type TracedTx = Pick<TypedTransaction, 'to' | 'gasLimit' | 'hash'>;
+
+/** How it ended (a RunTxResult is one). */
+export interface TxOutcome {
+  readonly execResult: ExecResult;
+  /** Gas paid for, intrinsic cost included. */
+  readonly totalGasSpent: bigint;
+  readonly createdAddress?: Address;
+}
+
 /** Observes one transaction's execution and turns it into a trace of type T. */
 export interface TxTracer<T> {
   readonly listeners: TraceListeners;
-  finish(tx: TypedTransaction, run: RunTxResult): T;
+  finish(tx: TracedTx, run: TxOutcome): T;
 }
 
 /** Replays at most this many blocks at once; more wait their turn (tracing is CPU-heavy)… */
@@ -41,7 +52,7 @@ export class BlockReplayer {
   #running = 0;
   readonly #waiting: (() => void)[] = [];
 
-  constructor(private readonly reader: ChainReader) {}
+  constructor(private readonly reader: ChainView) {}
 
   /** The trace of transaction `index` of `block`, after re-executing the ones before it. */
   async traceTx<T>(block: Block, index: number, tracer: TxTracer<T>): Promise<T> {
@@ -114,7 +125,8 @@ export class BlockReplayer {
   }
 }
 
-function attach(evm: EVM, listeners: TraceListeners): () => void {
+/** Adds the listeners to the EVM's events; the function returned removes them. */
+export function attach(evm: EVM, listeners: TraceListeners): () => void {
   const entries = Object.entries(listeners) as [never, never][];
   for (const [event, fn] of entries) evm.events.on(event, fn);
   return () => {

@@ -5,11 +5,9 @@
  * executing contract touched so far in the transaction.
  */
 import type { InterpreterStep } from '@ethereumjs/evm';
-import type { TypedTransaction } from '@ethereumjs/tx';
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import type { RunTxResult } from '@ethereumjs/vm';
 import { NodeError } from '../errors.ts';
-import type { TxTracer } from './replay.ts';
+import type { TracedTx, TxOutcome, TxTracer } from './replay.ts';
 
 export interface StructLogOptions {
   readonly disableMemory: boolean;
@@ -47,15 +45,31 @@ export interface StructTrace {
 /** Bytes of struct logs one request may produce, counted as the JSON they become. */
 export const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
-/** The remaining size allowance of one request, shared by the transactions it traces. */
+/**
+ * The remaining size allowance of one request, shared by the transactions it traces. Its error advises
+ * only what can help: the disable flags when the steps so far would fit without memory, stack and
+ * storage, and always the callTracer, whose size grows with the calls, not the steps.
+ */
 export class TraceBudget {
   #left = MAX_TRACE_BYTES;
-  spend(bytes: number): void {
+  #steps = 0;
+  /** Bytes the steps so far would take with memory, stack and storage disabled. */
+  #bare = 0;
+
+  /** Charges `bytes`: one step's entry of which `bare` bytes remain when everything is disabled, or (`bare` 0) storage of a step. */
+  spend(bytes: number, bare = 0): void {
     this.#left -= bytes;
-    if (this.#left < 0) {
-      throw new NodeError('LIMIT_EXCEEDED', `trace too large: its struct logs exceed ${MAX_TRACE_BYTES >> 20} MiB; `
-        + 'trace with disableMemory/disableStack/disableStorage, trace one transaction, or use the callTracer');
+    if (bare) {
+      this.#steps++;
+      this.#bare += bare;
     }
+    if (this.#left >= 0) return;
+    const flagsHelp = this.#bare <= MAX_TRACE_BYTES;
+    throw new NodeError('LIMIT_EXCEEDED', `trace too large: its struct logs passed ${MAX_TRACE_BYTES >> 20} MiB after ${this.#steps} steps; `
+      + (flagsHelp
+        ? 'disableMemory, disableStack and disableStorage make each step smaller (the transaction may have more steps still), or use '
+        : 'even without memory, stack and storage those steps would not fit: use ')
+      + 'the callTracer (one entry per call, not per step), or trace_transaction');
   }
 }
 
@@ -79,7 +93,8 @@ export function structLogTracer(opts: StructLogOptions, budget: TraceBudget): Tx
       pc: step.pc, op: step.opcode.name, gas: Number(step.gasLeft), gasCost: Number(step.opcode.dynamicFee ?? BigInt(step.opcode.fee)),
       depth: step.depth + 1,
     };
-    let bytes = 80 + entry.op.length;
+    const bare = 80 + entry.op.length;
+    let bytes = bare;
     if (!opts.disableStack) {
       entry.stack = step.stack.map((v) => `0x${v.toString(16)}`);
       bytes += entry.stack.reduce((n, s) => n + s.length + 3, 0);
@@ -89,7 +104,7 @@ export function structLogTracer(opts: StructLogOptions, budget: TraceBudget): Tx
       for (let i = 0; i < step.memory.length; i += 32) entry.memory.push(plain(step.memory.subarray(i, i + 32)));
       bytes += entry.memory.length * 67;
     }
-    budget.spend(bytes);
+    budget.spend(bytes, bare);
     structLogs.push(entry);
     return entry;
   };
@@ -119,7 +134,7 @@ export function structLogTracer(opts: StructLogOptions, budget: TraceBudget): Tx
 
   return {
     listeners: { step: onStep },
-    finish(tx: TypedTransaction, run: RunTxResult): StructTrace {
+    finish(tx: TracedTx, run: TxOutcome): StructTrace {
       const r = run.execResult;
       const target = run.createdAddress ?? tx.to;
       return {

@@ -11,6 +11,7 @@ import type { NodeEvent } from '../../src/actors/events.ts';
 import { createEventBus } from '../../src/actors/kernel/index.ts';
 import { toLiveEvent } from '../../src/actors/liveEvents.ts';
 import { spawnRpcListener } from '../../src/actors/rpcListener/index.ts';
+import { LiveLogSource } from '../../src/chain/liveLogs.ts';
 import { defaultSwitches } from '../../src/rpc/switches.ts';
 import type { Block } from '../../src/chain/block.ts';
 import { fromHex, hex, type Hex } from '../../src/chain/bytes.ts';
@@ -82,11 +83,12 @@ export interface ServedChain {
 export async function serveChain(chain: TestChain, opts: { idleTimeoutMs?: number; maxBuffered?: number } = {}): Promise<ServedChain> {
   const reader: ChainReader = chain.reader;
   const bus = createEventBus<NodeEvent>();
-  const filters = spawnFilterSupervisor({ ...DEFAULT_FILTER_OPTIONS, ...opts }, { reader });
+  const logs = new LiveLogSource(reader);
+  const filters = spawnFilterSupervisor({ ...DEFAULT_FILTER_OPTIONS, ...opts }, { logs });
   await filters.ready;
   bus.subscribe(filters.ref, toLiveEvent);
   const methods = { ...ethLogMethods({ reader }), ...ethFilterMethods({ reader, filters: filters.ref }) };
-  const listener = spawnRpcListener(methods, defaultSwitches('regtest'), '127.0.0.1', 0, undefined, reader);
+  const listener = spawnRpcListener(methods, defaultSwitches('regtest'), '127.0.0.1', 0, undefined, reader, logs);
   await listener.ready;
   bus.subscribe(listener.ref, toLiveEvent);
   const { port } = await listener.ref.ask('listener.address', {});

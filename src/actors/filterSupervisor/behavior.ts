@@ -2,9 +2,8 @@
 import { createActor, type Actor as MachineActor } from 'xstate';
 import { UNREF_CLOCK, type Clock } from '../../machines/clock.ts';
 import { hex, type Hex } from '../../chain/bytes.ts';
-import { LiveLogSource } from '../../chain/liveLogs.ts';
+import type { LiveLogSource } from '../../chain/liveLogs.ts';
 import { Lru } from '../../chain/lru.ts';
-import type { ChainReader } from '../../chain/reader.ts';
 import { NodeError } from '../../errors.ts';
 import { bufferedChanges, endReason, filterMachine } from '../../machines/filter.machine.ts';
 import { boundsOf } from '../../rpc/filterParams.ts';
@@ -25,7 +24,8 @@ export const DEFAULT_FILTER_OPTIONS: FilterOptions = Object.freeze({ idleTimeout
 const ENDED_REMEMBERED = 4096;
 
 export interface FilterSupervisorDeps {
-  readonly reader: ChainReader;
+  /** The node's one source of new blocks' logs, shared with the WebSocket subscriptions. */
+  readonly logs: LiveLogSource;
   readonly self: () => ActorRef<FilterSupervisorProtocol>;
   /** The machines' clock (tests pass a SimulatedClock). */
   readonly clock?: Clock;
@@ -94,7 +94,7 @@ export function filterSupervisorBehavior(deps: FilterSupervisorDeps, opts: Filte
   }
 
   return {
-    init: () => ({ filters: new Map(), ended: new Lru(ENDED_REMEMBERED), logs: new LiveLogSource(deps.reader) }),
+    init: () => ({ filters: new Map(), ended: new Lru(ENDED_REMEMBERED), logs: deps.logs }),
     async onTell(s, msg) {
       if (msg.type === 'filter.ended') {
         const entry = s.filters.get(msg.id);

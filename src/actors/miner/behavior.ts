@@ -8,7 +8,7 @@ import { bytesToHex, setLengthRight } from '@ethereumjs/util';
 import type { Hex } from '../../chain/bytes.ts';
 import { makeBlock } from '../../chain/block.ts';
 import { headerHash, type BlockHeader } from '../../chain/header.ts';
-import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainView } from '../../chain/reader.ts';
 import type { StateEdit } from '../../chain/execution.ts';
 import type { Template } from '../../chain/writer.ts';
 import { NodeError } from '../../errors.ts';
@@ -81,7 +81,7 @@ const rejected = (message: string) => new NodeError('MM_SUBMIT_REJECTED', messag
 
 export function minerBehavior(
   opts: MinerOptions,
-  deps: { reader: ChainReader; chain: ActorRef<ChainProtocol>; txpool: ActorRef<TxPoolProtocol>; self: () => ActorRef<MinerProtocol> },
+  deps: { reader: ChainView; chain: ActorRef<ChainProtocol>; txpool: ActorRef<TxPoolProtocol>; self: () => ActorRef<MinerProtocol> },
 ): Behavior<MinerProtocol, MinerState> {
   const { reader, chain, txpool } = deps;
 

@@ -1,4 +1,4 @@
-import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainView } from '../../chain/reader.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import { spawn, type Actor, type ActorRef } from '../kernel/index.ts';
 import type { TxPoolProtocol } from '../txpool/index.ts';
@@ -9,7 +9,7 @@ export type { MinerProtocol, MiningMode, MiningStatus, SubmitResult, Work } from
 export type { MinerOptions } from './behavior.ts';
 
 /** Templates are a cache: after a failure the miner restarts empty and rebuilds work on demand. */
-export function spawnMiner(opts: MinerOptions, deps: { reader: ChainReader; chain: ActorRef<ChainProtocol>; txpool: ActorRef<TxPoolProtocol> }): Actor<MinerProtocol> {
+export function spawnMiner(opts: MinerOptions, deps: { reader: ChainView; chain: ActorRef<ChainProtocol>; txpool: ActorRef<TxPoolProtocol> }): Actor<MinerProtocol> {
   let actor: Actor<MinerProtocol> | undefined;
   actor = spawn('miner', minerBehavior(opts, { ...deps, self: () => actor!.ref }), {
     mailboxSize: 10_000,

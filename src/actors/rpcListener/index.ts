@@ -6,8 +6,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { LiveLogSource } from '../../chain/liveLogs.ts';
-import type { ChainReader } from '../../chain/reader.ts';
+import type { LiveLogSource } from '../../chain/liveLogs.ts';
+import type { ChainView } from '../../chain/reader.ts';
 import { Dispatcher } from '../../rpc/dispatch.ts';
 import type { Methods } from '../../rpc/method.ts';
 import type { HostedGate } from '../../rpc/hosted.ts';
@@ -22,14 +22,17 @@ export type RpcListenerProtocol = {
   ask: { 'listener.address': { req: {}; res: AddressInfo } };
 };
 
-/** `switches`: what `methods` was built with (the WebSocket's own methods obey them too); `gate`: hosted mode, see src/rpc/hosted.ts. */
+/**
+ * `switches`: what `methods` was built with (the WebSocket's own methods obey them too); `gate`: hosted
+ * mode, see src/rpc/hosted.ts; `logs`: the node's one live-log source, shared with the polling filters.
+ */
 export function spawnRpcListener(
-  methods: Methods, switches: RpcSwitches, host: string, port: number, gate: HostedGate | undefined, reader: ChainReader,
+  methods: Methods, switches: RpcSwitches, host: string, port: number, gate: HostedGate | undefined, reader: ChainView, logs: LiveLogSource,
 ): Actor<RpcListenerProtocol> {
   return spawn<RpcListenerProtocol, { server: Server; address: AddressInfo; hub: WsHub }>('rpcListener', {
     async init() {
       const server = createRpcServer(new Dispatcher(methods), gate);
-      const hub = new WsHub(server, methods, { reader, logs: new LiveLogSource(reader), switches, gate });
+      const hub = new WsHub(server, methods, { reader, logs, switches, gate });
       return { server, hub, address: await listen(server, host, port) };
     },
     async onTell(s, event) {

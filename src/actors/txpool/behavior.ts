@@ -9,7 +9,7 @@ import { createActor, type Actor as MachineActor } from 'xstate';
 import { UNREF_CLOCK, type Clock } from '../../machines/clock.ts';
 import type { Block } from '../../chain/block.ts';
 import type { Hex } from '../../chain/bytes.ts';
-import type { ChainReader, HeadInfo } from '../../chain/reader.ts';
+import type { ChainView, HeadInfo } from '../../chain/reader.ts';
 import type { HeadChange } from '../../chain/writer.ts';
 import { isDeepEnough, isTooOld, lifecycleState, transactionMachine, type DropReason, type TxMachineEvent } from '../../machines/transaction.machine.ts';
 import type { NodeEvent } from '../events.ts';
@@ -35,7 +35,7 @@ interface PoolState {
 }
 
 export interface TxPoolDeps {
-  readonly reader: ChainReader;
+  readonly reader: ChainView;
   readonly bus: EventBus<NodeEvent>;
   readonly self: () => ActorRef<TxPoolProtocol>;
   /** The machines' clock (tests pass a SimulatedClock). */

@@ -1,6 +1,6 @@
 /**
- * debug_* (rpc-methods.md §5): transaction and block traces by re-execution, with the default
- * struct-log tracer or the callTracer, and the p2p queue size.
+ * debug_* (rpc-methods.md §5): transaction and block traces by re-execution, traces of calls, with
+ * the default struct-log tracer or the callTracer, and the p2p queue size.
  */
 import type { Block } from '../../chain/block.ts';
 import { hex, quantity } from '../../chain/bytes.ts';
@@ -8,11 +8,12 @@ import { formatCallTrace } from '../../tracing/callTracer.ts';
 import { callFrameTracer } from '../../tracing/frames.ts';
 import type { TxTracer } from '../../tracing/replay.ts';
 import { structLogTracer, TraceBudget } from '../../tracing/structLogger.ts';
-import { findBlock } from '../blocks.ts';
-import type { RpcDeps } from '../deps.ts';
+import { callView, findBlock } from '../blocks.ts';
+import type { EvmDeps, RpcDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
 import { method } from '../method.ts';
-import { blockSelector, hash32, optional, type Param } from '../params.ts';
+import { blockSelector, hash32, LATEST, optional, txArgs, type Param } from '../params.ts';
+import { callGas } from './eth/calls.ts';
 
 export interface TraceOptions {
   readonly tracer: 'rskTracer' | 'callTracer';
@@ -36,14 +37,14 @@ const FLAGS = ['disableMemory', 'disableStack', 'disableStorage', 'onlyTopCall',
  */
 export const traceOptions: Param<TraceOptions> = (raw, name) => {
   const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (!isObject(raw)) throw invalidParams(`invalid argument ${name}: expected a tracer options object such as {"tracer":"callTracer"}`);
+  if (!isObject(raw)) throw invalidParams(`invalid argument ${name}: expected a tracer options object such as {"tracer":"callTracer"}, got ${kind(raw)}`);
   const nested = raw.tracerConfig ?? {};
   if (!isObject(nested)) throw invalidParams(`invalid argument ${name}: tracerConfig must be an object`);
   const all = { ...raw, ...nested };
   let tracer = DEFAULT_OPTIONS.tracer;
   if (all.tracer !== undefined) {
     const known = typeof all.tracer === 'string' ? TRACERS.get(all.tracer.toLowerCase()) : undefined;
-    if (!known) throw invalidParams(`Invalid tracer type: ${String(all.tracer)} (use rskTracer or callTracer)`);
+    if (!known) throw invalidParams(`Invalid tracer type: ${typeof all.tracer === 'string' ? all.tracer : kind(all.tracer)} in ${name}.tracer (use rskTracer or callTracer)`);
     tracer = known;
   }
   const flag = (key: (typeof FLAGS)[number]): boolean => {
@@ -59,7 +60,27 @@ export const traceOptions: Param<TraceOptions> = (raw, name) => {
   };
 };
 
-export const debugModule = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'peers' | 'pending'>) => {
+const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${JSON.stringify(v)}`);
+
+/** A Go duration as a tracer's `timeout` option takes it: "500ms", "2s", "1.5m". */
+const DURATION = /^(\d{1,9}(?:\.\d{1,3})?)(ms|s|m)$/;
+
+/**
+ * The `timeout` of a tracer options object (a Go duration: "500ms", "2s", "1.5m"), in milliseconds,
+ * or undefined when absent. It may shorten the node's deadline (--rpc-evm-timeout), not lengthen it.
+ */
+export function traceTimeoutMs(raw: unknown, name: string, maxMs: number): number | undefined {
+  const value = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).timeout : undefined;
+  if (value === undefined) return undefined;
+  const m = typeof value === 'string' ? DURATION.exec(value) : null;
+  if (!m) throw invalidParams(`invalid argument ${name}.timeout: expected a duration such as "500ms" or "2s", got ${kind(value)}`);
+  const ms = Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 's' ? 1000 : 60_000);
+  if (!(ms >= 1 && ms <= maxMs)) throw invalidParams(`invalid argument ${name}.timeout: ${value} is outside 1ms to ${maxMs}ms (this node's --rpc-evm-timeout)`);
+  return ms;
+}
+
+/** The debug_* methods that run the EVM, served by the RPC workers (docs/rpc-workers.md). */
+export const debugTraceMethods = (deps: EvmDeps) => {
   const { reader, replayer } = deps;
   const options = ['options', optional(traceOptions, DEFAULT_OPTIONS)] as const;
 
@@ -91,6 +112,17 @@ export const debugModule = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'peers' 
     }),
     debug_traceBlockByHash: method([['hash', hash32], options], async ([h, opts]) => traceBlock(await reader.getBlock(h), opts)),
     debug_traceBlockByNumber: method([['block', blockSelector], options], async ([sel, opts]) => traceBlock(await findBlock(reader, sel, deps.pending), opts)),
+    /** A call traced on the state after a block, as eth_call runs it (the same gas cap). */
+    debug_traceCall: method([['call', txArgs], ['block', optional(blockSelector, LATEST)], options], async ([args, sel, opts]) => {
+      const { header, calls } = await callView(deps, sel);
+      return calls.trace(header, args, callGas(args, deps.gasCap), tracerFactory(opts)());
+    }),
+  };
+};
+
+export const debugModule = (deps: EvmDeps & Pick<RpcDeps, 'peers'>) => {
+  return {
+    ...debugTraceMethods(deps),
     /** Messages waiting in the p2p layer's queues: none until that layer exists. */
     debug_wireProtocolQueueSize: method([], async () => quantity((await deps.peers.ask('p2p.info', {})).queued)),
   };

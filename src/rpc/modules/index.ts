@@ -17,9 +17,10 @@ import { txpoolModule } from './txpool.ts';
 import { unsupportedMethods } from './unsupported.ts';
 import { walletDisabledMethods } from './walletDisabled.ts';
 import { web3Module } from './web3.ts';
+import { onWorkers } from '../workers/methods.ts';
 
 export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
-  const served: Methods = withRevertCode({
+  const served: Methods = {
     ...web3Module(deps),
     ...netModule(deps),
     ...ethModule(deps),
@@ -31,8 +32,10 @@ export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
     ...traceModule(deps),
     ...chainModule(deps),
     ...scoModule(deps),
-  }, deps.revertCode ?? -32015);
-  const withRpc = { ...served, ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
+  };
+  // Reverts are reworded after the workers answered: they run eth_call and eth_estimateGas.
+  const dispatched = withRevertCode(onWorkers(served, deps.workers), deps.revertCode ?? -32015);
+  const withRpc = { ...dispatched, ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
   // Unsupported groups are not switchable: whatever the configuration, they say why they are not served.
   return { ...applySwitches(withRpc, switches), ...unsupportedMethods() };
 }

@@ -7,7 +7,7 @@ import { hex } from '../../chain/bytes.ts';
 import { callFrameTracer } from '../../tracing/frames.ts';
 import { parityTraces, type ParityTrace } from '../../tracing/parity.ts';
 import { findBlock, tagHeight } from '../blocks.ts';
-import type { RpcDeps } from '../deps.ts';
+import type { EvmDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
 import { method } from '../method.ts';
 import { address, blockNumberOrTag, blockSelector, hash32, index, type BlockSelector, type Param } from '../params.ts';
@@ -60,7 +60,7 @@ function ends(t: ParityTrace): [string | undefined, string | undefined] {
   return [a.from ?? undefined, to ?? undefined];
 }
 
-export const traceModule = (deps: Pick<RpcDeps, 'reader' | 'replayer' | 'pending'>) => {
+export const traceModule = (deps: Pick<EvmDeps, 'reader' | 'replayer' | 'pending'>) => {
   const { reader, replayer } = deps;
 
   async function blockTraces(block: Block): Promise<ParityTrace[]> {

@@ -2,15 +2,14 @@
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { fromHex, hex } from '../../../chain/bytes.ts';
 import type { CallResult, TouchedState } from '../../../chain/calls.ts';
-import { CALL_GAS_CAP } from '../../../chain/calls.ts';
 import { decodeTx, TxDecodeError } from '../../../chain/execution.ts';
 import { revertReason } from '../../../chain/revertReason.ts';
 import { NodeError, txRejected } from '../../../errors.ts';
-import { stateView } from '../../blocks.ts';
-import type { RpcDeps } from '../../deps.ts';
+import { callView } from '../../blocks.ts';
+import type { EvmDeps, RpcDeps } from '../../deps.ts';
 import { invalidParams } from '../../errors.ts';
 import { method } from '../../method.ts';
-import { blockSelector, data, LATEST, optional, txArgs } from '../../params.ts';
+import { blockSelector, data, LATEST, optional, txArgs, type TxArgs } from '../../params.ts';
 import { submitTx } from '../../transactions.ts';
 
 /** Largest signed transaction accepted (reference: 128 KiB). */
@@ -48,20 +47,30 @@ const sameList = (a: AccessList, b: AccessList) =>
 const failure = (result: CallResult) =>
   result.error === 'revert' ? revertError(result) : new NodeError('EXECUTION_REVERTED', `VM Exception while processing transaction: ${result.error}`);
 
-export const ethCallMethods = (deps: RpcDeps) => {
+/** Most gas a call's `gas` field may name (a uint64, as a transaction's gas limit). */
+const MAX_GAS = 2n ** 64n - 1n;
+
+/** The call's gas limit: its own `gas` or the node's cap (--rpc-gas-cap), whichever is lower; beyond uint64 it is refused. */
+export function callGas(args: TxArgs, gasCap: bigint, fallback = gasCap): bigint {
+  if (args.gas !== undefined && args.gas > MAX_GAS) throw invalidParams(`invalid argument 0 (call).gas: ${args.gas} is more than 2^64-1`);
+  const gas = args.gas ?? fallback;
+  return gas < gasCap ? gas : gasCap;
+}
+
+/** eth_call, eth_estimateGas and eth_createAccessList: the EVM-running reads, served by the RPC workers (docs/rpc-workers.md). */
+export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending' | 'gasCap'>) => {
   return {
     eth_call: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
-      const { header, calls } = await stateView(deps, sel);
-      const gas = args.gas !== undefined && args.gas < CALL_GAS_CAP ? args.gas : CALL_GAS_CAP;
-      const result = await calls.call(header, args, gas);
+      const { header, calls } = await callView(deps, sel);
+      const result = await calls.call(header, args, callGas(args, deps.gasCap));
       if (result.error) throw failure(result);
       return hex(result.returnValue);
     }),
 
     /** The smallest gas limit with which the call succeeds, by binary search. */
     eth_estimateGas: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
-      const { header, calls } = await stateView(deps, sel);
-      const cap = args.gas ?? header.gasLimit;
+      const { header, calls } = await callView(deps, sel);
+      const cap = callGas(args, deps.gasCap, header.gasLimit);
       const atCap = await calls.call(header, args, cap);
       if (atCap.error) {
         if (atCap.error === 'revert') throw revertError(atCap);
@@ -81,8 +90,8 @@ export const ethCallMethods = (deps: RpcDeps) => {
 
     /** {accessList, gasUsed[, error]}: the list that makes the call cheapest, and the gas it uses with it. */
     eth_createAccessList: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
-      const { header, calls } = await stateView(deps, sel);
-      const gas = args.gas ?? header.gasLimit;
+      const { header, calls } = await callView(deps, sel);
+      const gas = callGas(args, deps.gasCap, header.gasLimit);
       let list: AccessList = args.accessList ?? [];
       for (let round = 1; ; round++) {
         const result = await calls.call(header, { ...args, accessList: list, reportAccessList: true }, gas);
@@ -99,7 +108,11 @@ export const ethCallMethods = (deps: RpcDeps) => {
         list = next;
       }
     }),
+  };
+};
 
+export const ethSendMethods = (deps: RpcDeps) => {
+  return {
     eth_sendRawTransaction: method([['transaction', data]], async ([raw]) => {
       if (raw.length > MAX_RAW_TX_BYTES) throw txRejected(`transaction's size is higher than defined maximum: ${raw.length} > ${MAX_RAW_TX_BYTES}`);
       let tx: TypedTransaction;

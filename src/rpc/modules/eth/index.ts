@@ -1,7 +1,7 @@
 import type { RpcDeps } from '../../deps.ts';
 import { ethBlockMethods } from './blocks.ts';
 import { ethBridgeMethods } from './bridge.ts';
-import { ethCallMethods } from './calls.ts';
+import { ethCallMethods, ethSendMethods } from './calls.ts';
 import { ethFeeMethods } from './fees.ts';
 import { ethFilterMethods } from './filters.ts';
 import { ethLogMethods } from './logs.ts';
@@ -16,6 +16,7 @@ export const ethModule = (deps: RpcDeps) => ({
   ...ethStateMethods(deps),
   ...ethBlockMethods(deps),
   ...ethCallMethods(deps),
+  ...ethSendMethods(deps),
   ...ethLogMethods(deps),
   ...ethFilterMethods(deps),
   ...(deps.wallet ? ethWalletMethods(deps.wallet, deps) : {}),

@@ -1,0 +1,216 @@
+/**
+ * The RPC worker pool (docs/rpc-workers.md, "Workers"): worker threads that run the requests which
+ * execute EVM code, a few per worker at a time, so the main thread's event loop only parses,
+ * reads and writes. Each request has a deadline from its arrival; a request that passes it, or whose
+ * client goes away, is dropped from the queue, or its worker is terminated (an EVM loop cannot be
+ * interrupted otherwise) and replaced on the next demand. The queue is bounded: past it a request is
+ * refused at once. Every request settles: with the worker's answer (JSON text) or with an error.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { NodeError } from '../../errors.ts';
+import { RpcError } from '../errors.ts';
+import { JsonText } from '../json.ts';
+import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
+
+export const DEFAULT_RPC_WORKER_OPTIONS = {
+  size: availableParallelism(), timeoutMs: 5_000,
+} as const;
+/** Requests that may wait per worker: more could not start before a 5 s deadline anyway. */
+export const QUEUED_PER_WORKER = 32;
+/**
+ * Requests a worker holds at once. More than one hides the messages' latency (a worker picks up the
+ * next request as soon as one awaits the database); a worker terminated for one of them (deadline,
+ * client gone) hands the others back to the queue.
+ */
+export const IN_FLIGHT_PER_WORKER = 16;
+/** --rpc-gas-cap's default. */
+export const DEFAULT_GAS_CAP = 50_000_000n;
+
+export interface RpcWorkerOptions {
+  /** Worker threads (--rpc-workers), started on demand. */
+  readonly size: number;
+  /** Deadline of one request, from its arrival, waiting included (--rpc-evm-timeout). */
+  readonly timeoutMs: number;
+  /** Requests waiting for a worker; past it a request is refused with LIMIT_EXCEEDED. */
+  readonly maxQueued: number;
+}
+
+interface Job {
+  readonly method: string;
+  readonly params: unknown[];
+  /** Starts the deadline (once). */
+  startClock(): void;
+  settle(outcome: { text: string } | { error: Error }): void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  ready: boolean;
+  /** Requests sent to the worker and not answered yet, by message id. */
+  readonly jobs: Map<number, Job>;
+}
+
+/** A worker runs the node's main module, which serves as a worker off the main thread: src/main.ts, or the bundle this module is part of. */
+const ENTRY = import.meta.url.endsWith('.ts') ? new URL('../../main.ts', import.meta.url) : new URL(import.meta.url);
+
+export class RpcWorkerPool {
+  readonly #slots = new Set<Slot>();
+  readonly #queue: Job[] = [];
+  #nextId = 0;
+  #closed = false;
+
+  /** `head`: the hash of the head a request is answered at, taken when a worker picks the request up. */
+  constructor(readonly options: RpcWorkerOptions, private readonly init: WorkerInit, private readonly head: () => Uint8Array) {}
+
+  /** Runs `method` on a worker; resolves with its result as JSON text. `timeoutMs` may shorten the pool's deadline. */
+  run(method: string, params: unknown[], signal?: AbortSignal, timeoutMs = this.options.timeoutMs): Promise<JsonText> {
+    if (this.#closed) return Promise.reject(new NodeError('UNAVAILABLE', 'the node is stopping'));
+    if (signal?.aborted) return Promise.reject(new NodeError('UNAVAILABLE', 'the client went away'));
+    if (this.#queue.length >= this.options.maxQueued) {
+      return Promise.reject(new NodeError('LIMIT_EXCEEDED',
+        `node busy: ${this.#slots.size} workers busy and ${this.#queue.length} requests waiting for ${method} and the like; retry later`));
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = () => this.#cancel(job, new NodeError('UNAVAILABLE', 'the client went away'));
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
+      const job: Job = {
+        method, params,
+        startClock: () => {
+          timer ??= setTimeout(() => this.#cancel(job, new NodeError('LIMIT_EXCEEDED',
+            `${method} did not finish within ${timeoutMs} ms (this node's --rpc-evm-timeout is ${this.options.timeoutMs} ms): `
+            + 'ask for less work (less gas, a callTracer, fewer blocks) or ask the operator for a longer timeout')), timeoutMs);
+        },
+
+        settle(outcome) {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          if ('text' in outcome) resolve(new JsonText(outcome.text));
+          else reject(outcome.error);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (this.#serving()) job.startClock();
+      this.#queue.push(job);
+      this.#pump();
+    });
+  }
+
+  /** Workers running or starting, requests they are running, and requests waiting: for tests and the benchmark. */
+  stats(): { workers: number; running: number; queued: number } {
+    let running = 0;
+    for (const slot of this.#slots) running += slot.jobs.size;
+    return { workers: this.#slots.size, running, queued: this.#queue.length };
+  }
+
+  /** Refuses what waits, and stops the workers: an idle one closes its database first, a busy one is terminated. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const stopping = new NodeError('UNAVAILABLE', 'the node is stopping');
+    for (const job of this.#queue.splice(0)) job.settle({ error: stopping });
+    await Promise.all([...this.#slots].map(async (slot) => {
+      if (slot.jobs.size || !slot.ready) return this.#retire(slot, stopping);
+      this.#slots.delete(slot);
+      const exited = new Promise((r) => slot.worker.once('exit', r));
+      slot.worker.postMessage({ stop: true } satisfies ToWorker);
+      await exited;
+    }));
+  }
+
+  /**
+   * Whether a worker is ready. A request's deadline runs from its arrival, but not while no worker
+   * has started yet (they start on demand, and after one was terminated; under tsx that takes seconds).
+   */
+  #serving(): boolean {
+    for (const slot of this.#slots) if (slot.ready) return true;
+    return false;
+  }
+
+  /**
+   * Hands waiting requests to the least busy ready workers, up to IN_FLIGHT_PER_WORKER each, one
+   * message per worker; starts a worker when all are full.
+   */
+  #pump(): void {
+    const sending = new Map<Slot, WorkerRequest[]>();
+    while (this.#queue.length) {
+      let slot: Slot | undefined;
+      for (const s of this.#slots) if (s.ready && s.jobs.size < IN_FLIGHT_PER_WORKER && (!slot || s.jobs.size < slot.jobs.size)) slot = s;
+      if (!slot) {
+        if (this.#slots.size < this.options.size && [...this.#slots].every((s) => s.ready)) this.#spawn();
+        break;
+      }
+      const job = this.#queue.shift()!;
+      job.startClock();
+      const id = ++this.#nextId;
+      slot.jobs.set(id, job);
+      const requests = sending.get(slot) ?? [];
+      if (!requests.length) sending.set(slot, requests);
+      requests.push({ id, method: job.method, params: job.params, head: this.head() });
+    }
+    for (const [slot, requests] of sending) slot.worker.postMessage({ requests } satisfies ToWorker);
+  }
+
+  #spawn(): void {
+    const worker = new Worker(ENTRY, { workerData: this.init });
+    const slot: Slot = { worker, ready: false, jobs: new Map() };
+    this.#slots.add(slot);
+    worker.on('message', (msg: FromWorker) => {
+      if ('ready' in msg) {
+        slot.ready = true;
+        for (const job of this.#queue) job.startClock();
+        return this.#pump();
+      }
+      for (const answer of msg.answers) {
+        const job = slot.jobs.get(answer.id);
+        slot.jobs.delete(answer.id);
+        job?.settle('text' in answer ? answer : { error: new RpcError(answer.error.code, answer.error.message, answer.error.data) });
+      }
+      this.#pump();
+    });
+    const lost = (err: Error) => {
+      if (!this.#slots.has(slot)) return; // retired on purpose
+      const running = [...slot.jobs.values()].map((j) => j.method);
+      console.error(`[rpc workers] a worker stopped${running.length ? ` while running ${running.join(', ')}` : ''}:`, err.message);
+      void this.#retire(slot, new NodeError('UNAVAILABLE', `the RPC worker running this request stopped: ${err.message}`));
+      // A worker that stops before it is ready would fail every request: those waiting get its error.
+      if (!slot.ready && this.#slots.size === 0) {
+        for (const job of this.#queue.splice(0)) job.settle({ error: new NodeError('UNAVAILABLE', `no RPC worker could start: ${err.message}`) });
+      }
+      this.#pump();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`exit code ${code}`)));
+  }
+
+  /**
+   * Drops a waiting job, or stops the worker running it (the EVM cannot be interrupted otherwise): the
+   * other requests that worker held go back to the front of the queue (reads can run again), with
+   * the deadline they have: a new one would let a queue of heavy requests outlive every deadline.
+   */
+  #cancel(job: Job, error: Error): void {
+    const queued = this.#queue.indexOf(job);
+    if (queued >= 0) this.#queue.splice(queued, 1);
+    else {
+      const slot = [...this.#slots].find((s) => [...s.jobs.values()].includes(job));
+      if (slot) {
+        const others = [...slot.jobs.values()].filter((j) => j !== job);
+        slot.jobs.clear();
+        void this.#retire(slot, error);
+        this.#queue.unshift(...others);
+      }
+    }
+    job.settle({ error });
+    this.#pump();
+  }
+
+  /** Takes the slot out of the pool and ends its worker, failing what it still held; a replacement starts on the next demand. */
+  async #retire(slot: Slot, error: Error): Promise<void> {
+    this.#slots.delete(slot);
+    for (const job of slot.jobs.values()) job.settle({ error });
+    slot.jobs.clear();
+    await slot.worker.terminate();
+  }
+}

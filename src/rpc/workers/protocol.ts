@@ -1,0 +1,30 @@
+/** Messages between the RPC worker pool (main thread) and its workers (docs/rpc-workers.md, "Workers"). */
+import type { NetworkName } from '../../chain/networks.ts';
+
+/** What a worker starts with (its workerData). */
+export interface WorkerInit {
+  readonly dataDir: string;
+  readonly network: NetworkName;
+  /** --rpc-gas-cap. */
+  readonly gasCap: bigint;
+}
+
+/**
+ * Messages carry several requests or answers: one postMessage costs tens of microseconds of both
+ * threads' time, more than a simple eth_call's execution, so what is ready within one turn of the
+ * event loop travels together.
+ */
+
+/** A request to answer at the head `head` (a block hash). */
+export interface WorkerRequest { readonly id: number; readonly method: string; readonly params: unknown[]; readonly head: Uint8Array }
+
+/** A request's result as JSON text, or its JSON-RPC error. */
+export type WorkerAnswer =
+  | { readonly id: number; readonly text: string }
+  | { readonly id: number; readonly error: { readonly code: number; readonly message: string; readonly data?: string } };
+
+/** Requests, or the order to close the database and exit. */
+export type ToWorker = { readonly requests: readonly WorkerRequest[] } | { readonly stop: true };
+
+/** Ready for requests; then answers. */
+export type FromWorker = { readonly ready: true } | { readonly answers: readonly WorkerAnswer[] };
