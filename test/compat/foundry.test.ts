@@ -88,6 +88,15 @@ Foundry('cast access-list lists the counter\'s two slots', async () => {
   assert.match(out, /0x0{63}1/);
 });
 
+Foundry('cast rpc debug_traceCall: the callTracer frame of bump()', async () => {
+  const url = await setup();
+  const out = await run('cast', ['rpc', 'debug_traceCall', JSON.stringify({ to: counter, data: '0x68110b2f' }), 'latest', JSON.stringify({ tracer: 'callTracer' }), '--rpc-url', url]);
+  const frame = JSON.parse(out);
+  assert.equal([frame.type, frame.to.toLowerCase(), frame.input], ['CALL', counter.toLowerCase(), '0x68110b2f']);
+  assert.is(frame.error, undefined, 'bump() succeeds');
+  assert.ok(BigInt(frame.gasUsed) > 21_000n);
+});
+
 Foundry('cast reads the pending block and the safe and finalized tags', async () => {
   const url = await setup();
   const head = BigInt(await rpc(url, 'eth_blockNumber'));
