@@ -169,7 +169,7 @@ Dev('hardhat_setBalance, setNonce, setCode, setStorageAt (and anvil_*) show at l
   }
 });
 
-Dev('eth_gasPrice stays at or above the minimum for the next 10 blocks and is admitted; lower is -32010', async () => {
+Dev('eth_gasPrice stays at or above the minimum for the next 10 blocks and is admitted; lower is -32010; one overtaken while waiting is kept', async () => {
   const n = await startTestNode({ mining: 'off', minGasPrice: 10n ** 9n });
   try {
     await rpc(n.url, 'evm_mine');
@@ -186,6 +186,18 @@ Dev('eth_gasPrice stays at or above the minimum for the next 10 blocks and is ad
     const hash = await rpc(n.url, 'eth_sendTransaction', [{ from: DEV, to: TO, value: '0x1', gasPrice: hexOf(price) }]);
     await rpc(n.url, 'evm_mine');
     assert.is((await rpc(n.url, 'eth_getTransactionReceipt', [hash])).status, '0x1');
+
+    // One overtaken while it waited (the block was full) is kept, pending, not dropped.
+    const SECOND = (await rpc<string[]>(n.url, 'eth_accounts')).find((a) => a !== DEV)!;
+    const floor = BigInt((await rpc(n.url, 'eth_getBlockByNumber', ['pending', false])).minimumGasPrice);
+    const big = { to: TO, value: '0x1', gas: hexOf(5_000_000), gasPrice: hexOf(floor) };
+    await rpc(n.url, 'eth_sendTransaction', [{ from: DEV, ...big }]);
+    const waiting = await rpc<string>(n.url, 'eth_sendTransaction', [{ from: SECOND, ...big }]);
+    await rpc(n.url, 'evm_mine');
+    await rpc(n.url, 'evm_mine');
+    assert.is(await rpc(n.url, 'eth_getTransactionReceipt', [waiting]), null, 'not mined: the minimum passed it');
+    assert.is((await rpc(n.url, 'eth_getTransactionByHash', [waiting])).hash, waiting);
+    assert.is((await rpc(n.url, 'txpool_status')).pending, 1);
   } finally {
     await n.stop();
   }

@@ -93,7 +93,9 @@ export function minerBehavior(
       coinbase: opts.coinbase, txs, stateEdits, timestamp: s.nextTimestamp ?? nowSec() + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
       uncleCandidates: [...s.siblings.values()].reverse(),
     }, 30_000);
-    const dropped = template.rejected.filter((r) => !r.reason.includes('does not fit'));
+    // A transaction that does not fit waits for the next block; one the rising minimum gas price overtook while it
+    // waited stays too, pending and visible until it expires or is replaced (docs/rpc-compatibility.md "Gas price").
+    const dropped = template.rejected.filter((r) => !r.reason.includes('does not fit') && !r.reason.includes("lower than block's minimum"));
     if (dropped.length) {
       txpool.tell({ type: 'tx.dropped', hashes: dropped.map((r) => bytesToHex(r.tx.hash()) as Hex), reason: 'invalid at inclusion' });
     }
