@@ -11,7 +11,7 @@
  *    time from the restart until every head agrees again. Goal ≤ 10 s.
  * 4. A late joiner syncing BENCH_SYNC_BLOCKS blocks (a transaction each) from SYNC_PEERS peers at
  *    once, all in their own processes. Goal ≥ 1,500 blocks/s.
- * A measurement, not a test: it exits 0 when a goal is missed.
+ * BENCH_PARTS=network or BENCH_PARTS=sync runs one half. A measurement, not a test: it exits 0 when a goal is missed.
  */
 import { ethers } from 'ethers';
 import type { ChildProcess } from 'node:child_process';
@@ -25,7 +25,9 @@ import { startNodeProcess, type NodeProcess } from '../testnet/launch.ts';
 const NODES = Number(process.env.BENCH_NODES ?? 30);
 const BLOCKS = Number(process.env.BENCH_PROPAGATION_BLOCKS ?? 100);
 const SYNC_BLOCKS = Number(process.env.BENCH_SYNC_BLOCKS ?? 5_000);
-const SYNC_PEERS = 3;
+const SYNC_PEERS = Number(process.env.BENCH_SYNC_PEERS ?? 3);
+/** Which parts to run: `network` (1–3), `sync` (4), or both (default). */
+const PARTS = (process.env.BENCH_PARTS ?? 'network,sync').split(',');
 const MIN_PEERS = 8;
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
@@ -181,11 +183,15 @@ async function sync() {
 }
 
 console.log(`command: npm run bench:network (BENCH_NODES=${NODES}, BENCH_PROPAGATION_BLOCKS=${BLOCKS}, BENCH_SYNC_BLOCKS=${SYNC_BLOCKS})`);
-const n = await network();
-console.log(`${NODES} nodes, node 0 the only bootnode: all started after ${n.startSeconds.toFixed(1)} s, every one at ≥ ${MIN_PEERS} peers after ${n.meshSeconds.toFixed(1)} s (${n.afterLastStart.toFixed(1)} s after the last start); peers per node ${n.peersMin}–${n.peersMax}`);
-console.log(`propagation to all ${NODES}, ${BLOCKS} blocks mined on random nodes: p50 ${n.p50.toFixed(1)} ms, p99 ${n.p99.toFixed(1)} ms, max ${n.max.toFixed(1)} ms  (goal p99 ≤ 200 ms: ${n.p99 <= 200 ? 'PASS' : 'MISS'})`);
-console.log(`resident memory per node: mean ${n.rssMean.toFixed(0)} MB, max ${n.rssMax.toFixed(0)} MB`);
-console.log(`${n.victims} nodes killed (-9) at random, 5 blocks mined meanwhile, restarted: every head agrees ${n.healSeconds.toFixed(1)} s after the restart, ${(n.healSeconds - n.startupSeconds).toFixed(1)} s after the last of them was up (starting them took ${n.startupSeconds.toFixed(1)} s)  (goal ≤ 10 s: ${n.healSeconds <= 10 ? 'PASS' : 'MISS'})`);
-const s = await sync();
-console.log(`sync of a late joiner from ${SYNC_PEERS} peers (each its own process): ${s.height} blocks with a transaction each in ${s.seconds.toFixed(2)} s from its start = ${s.rate.toFixed(0)} blocks/s, the first block after ${s.connectSeconds.toFixed(2)} s  (goal ≥ 1,500: ${s.rate >= 1500 ? 'PASS' : 'MISS'}; building them took ${s.built.toFixed(1)} s)`);
+if (PARTS.includes('network')) {
+  const n = await network();
+  console.log(`${NODES} nodes, node 0 the only bootnode: all started after ${n.startSeconds.toFixed(1)} s, every one at ≥ ${MIN_PEERS} peers after ${n.meshSeconds.toFixed(1)} s (${n.afterLastStart.toFixed(1)} s after the last start); peers per node ${n.peersMin}–${n.peersMax}`);
+  console.log(`propagation to all ${NODES}, ${BLOCKS} blocks mined on random nodes: p50 ${n.p50.toFixed(1)} ms, p99 ${n.p99.toFixed(1)} ms, max ${n.max.toFixed(1)} ms  (goal p99 ≤ 200 ms: ${n.p99 <= 200 ? 'PASS' : 'MISS'})`);
+  console.log(`resident memory per node: mean ${n.rssMean.toFixed(0)} MB, max ${n.rssMax.toFixed(0)} MB`);
+  console.log(`${n.victims} nodes killed (-9) at random, 5 blocks mined meanwhile, restarted: every head agrees ${n.healSeconds.toFixed(1)} s after the restart, ${(n.healSeconds - n.startupSeconds).toFixed(1)} s after the last of them was up (starting them took ${n.startupSeconds.toFixed(1)} s)  (goal ≤ 10 s: ${n.healSeconds <= 10 ? 'PASS' : 'MISS'})`);
+}
+if (PARTS.includes('sync')) {
+  const s = await sync();
+  console.log(`sync of a late joiner from ${SYNC_PEERS} peers (each its own process): ${s.height} blocks with a transaction each in ${s.seconds.toFixed(2)} s from its start = ${s.rate.toFixed(0)} blocks/s, the first block after ${s.connectSeconds.toFixed(2)} s  (goal ≥ 1,500: ${s.rate >= 1500 ? 'PASS' : 'MISS'}; building them took ${s.built.toFixed(1)} s)`);
+}
 process.exit(0);

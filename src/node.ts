@@ -26,7 +26,7 @@ import {
 import { createChainCommon } from './chain/execution.ts';
 import { LiveLogSource } from './chain/liveLogs.ts';
 import { NETWORKS } from './chain/networks.ts';
-import { ChainReader } from './chain/reader.ts';
+import { ChainReader, type ChainView } from './chain/reader.ts';
 import { ChainStore } from './chain/store.ts';
 import type { NodeConfig } from './config.ts';
 import { HostedGate } from './rpc/hosted.ts';
@@ -150,7 +150,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
  * to peers and hands what they gossip to the chain and the pool (docs/network.md).
  */
 async function startPeers(
-  config: NodeConfig, reader: ChainReader,
+  config: NodeConfig, reader: ChainView,
   { chain, txpool, bus, start }: {
     chain: Actor<ChainProtocol>; txpool: Actor<TxPoolProtocol>; bus: EventBus<NodeEvent>; start: <P extends Protocol>(actor: Actor<P>) => Promise<Actor<P>>;
   },

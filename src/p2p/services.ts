@@ -2,7 +2,7 @@
  * What a node offers its peers on a new host: the request/response protocols it serves and the gossip
  * topics it validates. The composition root (src/node.ts) supplies the chain and pool access.
  */
-import type { ChainReader } from '../chain/reader.ts';
+import type { ChainView } from '../chain/reader.ts';
 import { blockValidator, type BlockGossipDeps } from './gossip/blocks.ts';
 import type { Topics } from './gossip/topics.ts';
 import { txValidator, type TxGossipDeps } from './gossip/txs.ts';
@@ -13,7 +13,7 @@ import { serveStatus, type Status } from './reqresp/status.ts';
 import type { P2P, PeerIdStr } from './types.ts';
 
 export interface ServiceDeps extends Omit<BlockGossipDeps, 'reader'>, Omit<TxGossipDeps, 'common'> {
-  readonly reader: ChainReader;
+  readonly reader: ChainView;
   readonly topics: Topics;
   ourStatus(): Status;
   /** A peer's status, asked by it in its handshake. */

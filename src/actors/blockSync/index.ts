@@ -5,7 +5,7 @@
  * {startingBlock, currentBlock, highestBlock}; afterwards the node follows gossip.
  */
 import { blockFromFields, type Block } from '../../chain/block.ts';
-import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainView } from '../../chain/reader.ts';
 import type { PeerEvent, PeerIdStr, Status } from '../../p2p/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import { ActorStoppedError, spawn, type Actor, type ActorRef } from '../kernel/index.ts';
@@ -41,7 +41,7 @@ interface SyncState {
 }
 
 export interface BlockSyncDeps {
-  readonly reader: ChainReader;
+  readonly reader: ChainView;
   readonly chain: ActorRef<ChainProtocol>;
   /** Canonical blocks of `peer` from `start` on (at most `count`), each as its decoded RLP. */
   readonly fetchBlocks: (peer: PeerIdStr, start: bigint, count: number) => Promise<unknown[]>;

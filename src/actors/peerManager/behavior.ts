@@ -1,7 +1,7 @@
 /** Peer table, handshakes, reputation and bans, the remembered peers and the dialer that keeps a node at its minimum of peers. */
 import { equalsBytes } from '@ethereumjs/util';
 import { isIP } from 'node:net';
-import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainView } from '../../chain/reader.ts';
 import { NodeError } from '../../errors.ts';
 import { addressOf, AddressBook, requestStatus, type P2P, type PeerIdStr, type Status } from '../../p2p/index.ts';
 import type { ActorRef, Behavior } from '../kernel/index.ts';
@@ -48,7 +48,7 @@ interface PeerManagerState {
 }
 
 export interface PeerManagerDeps {
-  readonly reader: ChainReader;
+  readonly reader: ChainView;
   readonly startP2P: (isBanned: (peer: PeerIdStr | undefined, host: string | undefined) => boolean) => Promise<P2P>;
   readonly self: () => ActorRef<PeerManagerProtocol>;
   /** Told of every handshaked peer's status (block sync starts from it). */
@@ -57,7 +57,7 @@ export interface PeerManagerDeps {
   readonly onPeerJoined: (peer: PeerIdStr) => void;
 }
 
-export function ourStatus(reader: ChainReader, genesisHash: Uint8Array): Status {
+export function ourStatus(reader: ChainView, genesisHash: Uint8Array): Status {
   const head = reader.head();
   return { chainId: reader.network.chainId, genesisHash, headHash: head.hash, headNumber: head.number, totalDifficulty: head.totalDifficulty };
 }

@@ -5,7 +5,7 @@
  * invalid → reject (the sender is penalised by gossipsub's score and our peer manager).
  */
 import { decodeBlock, type Block } from '../../chain/block.ts';
-import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainView } from '../../chain/reader.ts';
 import type { ImportOutcome, ImportResult } from '../../chain/writer.ts';
 import type { PeerEvent } from '../peerEvents.ts';
 import type { GossipVerdict, PeerIdStr } from '../types.ts';
@@ -15,7 +15,7 @@ const VERDICTS: Record<ImportResult, GossipVerdict> = {
 };
 
 export interface BlockGossipDeps {
-  readonly reader: ChainReader;
+  readonly reader: ChainView;
   importBlock(block: Block): Promise<ImportOutcome>;
   report(peer: PeerIdStr, event: PeerEvent): void;
   /** A block whose parent we lack: its sender has blocks we do not (block sync takes it from there). */

@@ -1,6 +1,6 @@
 /** Blocks by hash (any this node stores, canonical or not): a list of hashes in, the blocks it has, in order until the first missing one, out. */
 import { RLP } from '@ethereumjs/rlp';
-import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainView } from '../../chain/reader.ts';
 import { fitResponse, MAX_REQUEST_BYTES } from '../limits.ts';
 import type { P2P } from '../types.ts';
 import { encodeBlockList, MAX_BLOCKS_PER_REQUEST } from './blocksByRange.ts';
@@ -15,5 +15,5 @@ export function decodeHashRequest(raw: Uint8Array): Uint8Array[] {
   return f;
 }
 
-export const serveBlocksByHash = (p2p: P2P, reader: ChainReader) =>
+export const serveBlocksByHash = (p2p: P2P, reader: ChainView) =>
   p2p.serve(BLOCKS_BY_HASH_PROTOCOL, MAX_REQUEST_BYTES, async (req) => encodeBlockList(fitResponse(await reader.rawBlocks(decodeHashRequest(req)))));

@@ -3,7 +3,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { concatBytes } from '@ethereumjs/util';
 import { rlpListPrefix } from '../../chain/block.ts';
 import { toBig, uintBytes } from '../../chain/bytes.ts';
-import type { ChainReader } from '../../chain/reader.ts';
+import type { ChainView } from '../../chain/reader.ts';
 import { fitResponse, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES } from '../limits.ts';
 import type { P2P, PeerIdStr } from '../types.ts';
 
@@ -32,7 +32,7 @@ export function decodeBlockList(raw: Uint8Array): unknown[] {
   return list;
 }
 
-export const serveBlocksByRange = (p2p: P2P, reader: ChainReader) =>
+export const serveBlocksByRange = (p2p: P2P, reader: ChainView) =>
   p2p.serve(BLOCKS_BY_RANGE_PROTOCOL, MAX_REQUEST_BYTES, async (req) => {
     const { start, count } = decodeRangeRequest(req);
     return encodeBlockList(fitResponse(await reader.rawBlocks(await reader.canonicalHashes(start, count))));
