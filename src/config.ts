@@ -93,7 +93,7 @@ export const USAGE = `Usage: npm start -- [options]
   --tx-expiry-seconds <s>              drop a pool transaction after <s> seconds (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeMs / 1000})
   --light-kdf                          encrypt new key files with light scrypt parameters (fast, for development)
   --filter-timeout <s>                 remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})
-  --rpc-revert-code <-32015|3>         error code of reverts in eth_call and eth_estimateGas (default -32015;
+  --rpc-revert-code=<-32015|3>         error code of reverts in eth_call and eth_estimateGas (default -32015;
                                        3 answers 'execution reverted: <reason>', which viem decodes)
   --rpc-workers <n>                    threads running eth_call, eth_estimateGas, debug_trace* and trace_* (default: the cores, ${DEFAULT_RPC_WORKER_OPTIONS.size} here)
   --rpc-evm-timeout <ms>               deadline of one such request, waiting included (default ${DEFAULT_RPC_WORKER_OPTIONS.timeoutMs})
