@@ -1,20 +1,20 @@
-/** Node configuration: defaults, command-line flags, validation. */
+/** Node configuration: the options (src/config/options.ts) from file, environment and flags, validated and resolved into a NodeConfig. */
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
-import { parseArgs } from 'node:util';
+import { stringify as toToml } from 'smol-toml';
 import { fromHex } from './chain/bytes.ts';
 import { NETWORKS, type NetworkName } from './chain/networks.ts';
 import type { MiningMode } from './actors/miner/index.ts';
-import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './actors/txpool/index.ts';
-import { DEFAULT_FILTER_OPTIONS } from './actors/filterSupervisor/index.ts';
+import type { TxPoolOptions } from './actors/txpool/index.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from './rpc/hosted.ts';
-import { REVERT_CODES, type RevertCode } from './rpc/revertCode.ts';
+import type { RevertCode } from './rpc/revertCode.ts';
 import { resolveSwitches, type RpcSwitches } from './rpc/switches.ts';
 import { parseAnnounceAddress, parsePeerAddress } from './p2p/index.ts';
+import { ConfigError, ConfigExit } from './config/error.ts';
+import { acceptsOf, DEFAULT_MIN_PEERS, isFlagOnly, optionsSchema, USAGE, type Options } from './config/options.ts';
+import { envName, fromEnv, fromFile, fromFlags, type RawOptions } from './config/sources.ts';
+import type { LogFormat, LogLevel } from './log.ts';
 
-/** Peers a node dials toward by default: enough for gossip's mesh (docs/network.md "Gossip") to form. */
-export const DEFAULT_MIN_PEERS = 8;
-import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS } from './rpc/workers/pool.ts';
+export { ConfigError, ConfigExit, DEFAULT_MIN_PEERS, USAGE };
 
 export interface NodeConfig {
   network: NetworkName;
@@ -51,178 +51,113 @@ export interface NodeConfig {
   lightKdf?: boolean;
   /** A polling filter not polled for this long is removed; undefined: 5 minutes. */
   filterTimeoutMs?: number;
-  /** Error code of reverts in eth_call / eth_estimateGas: -32015 (spec, default) or 3 (geth, which viem decodes). */
-  rpcRevertCode?: RevertCode;
   /** RPC worker threads, request deadline and gas cap (src/rpc/workers/pool.ts); unset fields keep the defaults. */
   rpcWorkers?: number;
   rpcEvmTimeoutMs?: number;
   rpcGasCap?: bigint;
+  /** Error code of reverts in eth_call / eth_estimateGas: -32015 (spec, default) or 3 (geth, which viem decodes). */
+  rpcRevertCode?: RevertCode;
+  /** The metrics and status page server (src/actors/monitor); undefined: off. */
+  metrics?: { host: string; port: number };
+  /** Process-wide: main.ts configures src/log.ts with it before starting the node. */
+  log?: { level: LogLevel; format?: LogFormat };
 }
 
-export const USAGE = `Usage: npm start -- [options]
-
-  --network <regtest|testnet|mainnet>  chain to run (default regtest: chain id 33)
-  --data-dir <path>                    LevelDB data directory (default ./data/<network>)
-  --rpc-host <host>                    JSON-RPC listen address (default 127.0.0.1)
-  --rpc-port <port>                    JSON-RPC port (default 4444; 0 picks a free one)
-  --block-time <ms>                    mine a block every <ms> instead of on each transaction
-  --no-mining                          do not mine (external miners can still submit work)
-  --miner <builtin|external>           builtin (default) seals blocks itself; external leaves it to
-                                       miners using mnr_* or eth_getWork (same as --no-mining)
-  --coinbase <address>                 address paid the block fees
-  --min-gas-price <wei>                minimum gas price blocks move toward (default 0)
-  --quiet                              do not print the development accounts
-  --p2p-host <ip>                      peer-to-peer listen address (default 127.0.0.1; 0.0.0.0 for every interface)
-  --p2p-port <port>                    peer-to-peer TCP port (default 5050; 0 picks a free one)
-  --p2p-announce <multiaddr,...>       addresses to advertise instead, e.g. /ip4/203.0.113.5/tcp/5050 or /dns4/node.example.org/tcp/5050
-  --bootnodes <multiaddr,...>          peers to join, e.g. /ip4/127.0.0.1/tcp/5050/p2p/12D3KooW... or /dns4/<name>/tcp/5050/p2p/12D3KooW...
-  --min-peers <n>                      dial remembered and discovered peers while below <n> (default ${DEFAULT_MIN_PEERS}, at most --max-peers)
-  --max-peers <n>                      most peer connections (default 32)
-  --rpc-modules <m1,m2,...>            exactly these RPC modules on (default: all on regtest; on testnet
-                                       and mainnet all but personal, evm, debug, trace, sco and mnr)
-  --rpc-enable-methods <a,b,...>       switch single methods on (only them, when their module is off)
-  --rpc-disable-methods <a,b,...>      switch single methods off
-  --rpc-config <file>                  JSON switches, applied before the three flags above:
-                                       {"modules": {"debug": {"enabled": true, "methods": {"disabled": [...]}}}}
-  --hosted                             hosted endpoint: serve only /<API_KEY>, hold no keys (needs --api-keys)
-  --api-keys <file>                    API keys for --hosted, one per line (16-128 of A-Z a-z 0-9 _ -)
-  --rate-limit <n>                     requests per minute per API key in hosted mode (default ${DEFAULT_REQUESTS_PER_MINUTE})
-  --txpool-size <n>                    transactions the pool holds before evicting the cheapest (default ${DEFAULT_TXPOOL_OPTIONS.maxTxs})
-  --txpool-account-slots <n>           how far past its account nonce a sender's transactions may wait (default ${DEFAULT_TXPOOL_OPTIONS.accountSlots})
-  --tx-expiry-blocks <n>               drop a pool transaction after more than <n> blocks (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeBlocks})
-  --tx-expiry-seconds <s>              drop a pool transaction after <s> seconds (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeMs / 1000})
-  --light-kdf                          encrypt new key files with light scrypt parameters (fast, for development)
-  --filter-timeout <s>                 remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})
-  --rpc-revert-code=<-32015|3>         error code of reverts in eth_call and eth_estimateGas (default -32015;
-                                       3 answers 'execution reverted: <reason>', which viem decodes)
-  --rpc-workers <n>                    threads running eth_call, eth_estimateGas, debug_trace* and trace_* (default: the cores, ${DEFAULT_RPC_WORKER_OPTIONS.size} here)
-  --rpc-evm-timeout <ms>               deadline of one such request, waiting included (default ${DEFAULT_RPC_WORKER_OPTIONS.timeoutMs})
-  --rpc-gas-cap <gas>                  most gas one eth_call, eth_estimateGas or debug_traceCall may use (default ${DEFAULT_GAS_CAP})
-  --help                               this text`;
-
-export function parseConfig(argv: string[]): NodeConfig {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      network: { type: 'string', default: 'regtest' },
-      'data-dir': { type: 'string' },
-      'rpc-host': { type: 'string', default: '127.0.0.1' },
-      'rpc-port': { type: 'string', default: '4444' },
-      'block-time': { type: 'string' },
-      'no-mining': { type: 'boolean', default: false },
-      miner: { type: 'string', default: 'builtin' },
-      coinbase: { type: 'string' },
-      'min-gas-price': { type: 'string', default: '0' },
-      quiet: { type: 'boolean', default: false },
-      'p2p-host': { type: 'string', default: '127.0.0.1' },
-      'p2p-port': { type: 'string', default: '5050' },
-      'p2p-announce': { type: 'string', default: '' },
-      bootnodes: { type: 'string', default: '' },
-      'min-peers': { type: 'string' },
-      'max-peers': { type: 'string', default: '32' },
-      'rpc-modules': { type: 'string' },
-      'rpc-enable-methods': { type: 'string' },
-      'rpc-disable-methods': { type: 'string' },
-      'rpc-config': { type: 'string' },
-      hosted: { type: 'boolean', default: false },
-      'api-keys': { type: 'string' },
-      'rate-limit': { type: 'string' },
-      'txpool-size': { type: 'string' },
-      'txpool-account-slots': { type: 'string' },
-      'tx-expiry-blocks': { type: 'string' },
-      'tx-expiry-seconds': { type: 'string' },
-      'light-kdf': { type: 'boolean', default: false },
-      'filter-timeout': { type: 'string' },
-      'rpc-revert-code': { type: 'string', default: '-32015' },
-      'rpc-workers': { type: 'string' },
-      'rpc-evm-timeout': { type: 'string' },
-      'rpc-gas-cap': { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
-  if (values.help) throw new ConfigError(USAGE);
-  const network = values.network as NetworkName;
-  if (!(network in NETWORKS)) throw new ConfigError(`--network must be regtest, testnet or mainnet, not ${values.network}`);
-  const rpcPort = Number(values['rpc-port']);
-  if (!Number.isInteger(rpcPort) || rpcPort < 0 || rpcPort > 65535) throw new ConfigError(`--rpc-port must be a port number, not ${values['rpc-port']}`);
-  let blockTimeMs = 0;
-  if (values['block-time'] !== undefined) {
-    blockTimeMs = Number(values['block-time']);
-    if (!Number.isInteger(blockTimeMs) || blockTimeMs < 10) throw new ConfigError('--block-time must be a whole number of milliseconds, at least 10');
+/**
+ * The configuration from, in rising precedence, the TOML file named by --config (or MMNODE_CONFIG),
+ * `MMNODE_<OPTION>` variables in `env`, and `argv`. Throws ConfigError naming the option and what it
+ * accepts; ConfigExit carrying the text for --help and --print-config.
+ */
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = {}): NodeConfig {
+  const flags = fromFlags(argv);
+  if (flags.help) throw new ConfigExit(USAGE);
+  const configFile = (flags.config ?? env.MMNODE_CONFIG) as string | undefined;
+  const file = configFile === undefined ? {} : fromFile(configFile);
+  const vars = fromEnv(env);
+  const origin = (name: string) => name in flags ? `--${name}` : name in vars ? envName(name) : `${name} in ${configFile}`;
+  const raw: RawOptions = { ...file, ...vars, ...flags };
+  const parsed = optionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const name = String(parsed.error.issues[0]!.path[0] ?? '');
+    throw new ConfigError(`${origin(name)} must be ${acceptsOf(name) ?? 'valid'}, not ${JSON.stringify(raw[name])}`);
   }
-  if (values.miner !== 'builtin' && values.miner !== 'external') throw new ConfigError(`--miner must be builtin or external, not ${values.miner}`);
-  if (values.coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(values.coinbase)) throw new ConfigError('--coinbase must be a 20-byte hex address');
-  if (!/^\d+$/.test(values['min-gas-price']!)) throw new ConfigError('--min-gas-price must be a whole number of wei');
-  const p2pPort = Number(values['p2p-port']);
-  if (!Number.isInteger(p2pPort) || p2pPort < 0 || p2pPort > 65535) throw new ConfigError(`--p2p-port must be a port number, not ${values['p2p-port']}`);
-  const maxPeers = Number(values['max-peers']);
-  if (!Number.isInteger(maxPeers) || maxPeers < 1) throw new ConfigError('--max-peers must be a positive whole number');
-  const list = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
-  if (isIP(values['p2p-host']!) === 0) throw new ConfigError(`--p2p-host must be an IP address (0.0.0.0 for every interface), not ${values['p2p-host']}`);
-  const bootnodes = list(values.bootnodes)!;
-  for (const b of bootnodes) orConfigError('--bootnodes', () => parsePeerAddress(b));
-  const announce = list(values['p2p-announce'])!;
-  for (const a of announce) orConfigError('--p2p-announce', () => parseAnnounceAddress(a));
-  const minPeers = positive('--min-peers', values['min-peers']) ?? DEFAULT_MIN_PEERS;
-  const rpcConfig = values['rpc-config'];
+  const o = parsed.data as Options;
+  const config = resolve(o, origin);
+  if (o['print-config']) throw new ConfigExit(printable({ ...o, 'data-dir': config.dataDir }));
+  return config;
+}
+
+/** The options as a TOML file that gives this same configuration. */
+function printable(o: Options): string {
+  const set = Object.entries(o).filter(([name, v]) => v !== undefined && !isFlagOnly(name));
+  return toToml(Object.fromEntries(set));
+}
+
+/** Checks across options and into the files they name; builds the NodeConfig. */
+function resolve(o: Options, origin: (name: string) => string): NodeConfig {
+  const network = o.network as NetworkName;
+  for (const b of o.bootnodes) orConfigError(origin('bootnodes'), () => parsePeerAddress(b));
+  for (const a of o['p2p-announce']) orConfigError(origin('p2p-announce'), () => parseAnnounceAddress(a));
+  const rpcConfig = o['rpc-config'];
+  const switchFile = rpcConfig === undefined ? undefined : orConfigError(origin('rpc-config'), () => JSON.parse(readFileSync(rpcConfig, 'utf8')));
   const rpcModules = orConfigError('RPC module switches', () => resolveSwitches(network, {
-    file: rpcConfig === undefined ? undefined : orConfigError('--rpc-config', () => JSON.parse(readFileSync(rpcConfig, 'utf8'))),
-    modules: list(values['rpc-modules']), enableMethods: list(values['rpc-enable-methods']), disableMethods: list(values['rpc-disable-methods']),
+    file: switchFile, modules: o['rpc-modules'], enableMethods: o['rpc-enable-methods'], disableMethods: o['rpc-disable-methods'],
   }));
-  if (values.hosted !== (values['api-keys'] !== undefined)) throw new ConfigError('--hosted and --api-keys <file> go together');
-  if (values['rate-limit'] !== undefined && (!values.hosted || !/^[1-9]\d*$/.test(values['rate-limit']))) {
-    throw new ConfigError('--rate-limit must be a positive whole number of requests per minute, with --hosted');
+  if (o.hosted !== (o['api-keys'] !== undefined)) throw new ConfigError('--hosted and --api-keys <file> go together');
+  if (o['rate-limit'] !== undefined && !o.hosted) throw new ConfigError(`${origin('rate-limit')} must be a positive whole number of requests per minute, with --hosted`);
+  if (o.hosted && turnsOnPersonal(o, switchFile)) {
+    throw new ConfigError('--hosted holds no keys, so it cannot serve the personal module: take personal out of --rpc-modules, --rpc-enable-methods or --rpc-config');
   }
-  const apiKeys = values['api-keys'];
+  const apiKeys = o['api-keys'];
   const hosted = apiKeys === undefined ? undefined : {
-    apiKeys: orConfigError('--api-keys', () => loadApiKeys(apiKeys)),
-    requestsPerMinute: Number(values['rate-limit'] ?? DEFAULT_REQUESTS_PER_MINUTE),
+    apiKeys: orConfigError(origin('api-keys'), () => loadApiKeys(apiKeys)),
+    requestsPerMinute: o['rate-limit'] ?? DEFAULT_REQUESTS_PER_MINUTE,
   };
-  const expiryBlocks = positive('--tx-expiry-blocks', values['tx-expiry-blocks']);
-  const expirySeconds = positive('--tx-expiry-seconds', values['tx-expiry-seconds']);
-  const filterTimeout = positive('--filter-timeout', values['filter-timeout']);
-  const rpcRevertCode = REVERT_CODES.find((c) => String(c) === values['rpc-revert-code']);
-  if (rpcRevertCode === undefined) throw new ConfigError(`--rpc-revert-code must be -32015 or 3, not ${values['rpc-revert-code']}`);
-  const rpcGasCap = values['rpc-gas-cap'];
-  if (rpcGasCap !== undefined && !/^[1-9]\d{0,18}$/.test(rpcGasCap)) throw new ConfigError(`--rpc-gas-cap must be a positive whole amount of gas, not ${rpcGasCap}`);
+  const blockTimeMs = o['block-time'] ?? 0;
+  const expiryBlocks = o['tx-expiry-blocks'];
+  const expirySeconds = o['tx-expiry-seconds'];
+  const filterTimeout = o['filter-timeout'];
+  const metricsPort = o['metrics-port'];
   return {
     network,
-    dataDir: values['data-dir'] ?? `./data/${network}`,
-    rpcHost: values['rpc-host']!,
-    rpcPort,
-    mining: values['no-mining'] || values.miner === 'external' ? 'off' : blockTimeMs > 0 ? 'interval' : 'auto',
+    dataDir: o['data-dir'] ?? `./data/${network}`,
+    rpcHost: o['rpc-host'],
+    rpcPort: o['rpc-port'],
+    mining: o['no-mining'] || o.miner === 'external' ? 'off' : blockTimeMs > 0 ? 'interval' : 'auto',
     blockTimeMs,
-    coinbase: values.coinbase ? fromHex(values.coinbase) : NETWORKS[network].defaultCoinbase,
-    minGasPrice: BigInt(values['min-gas-price']!),
-    quiet: values.quiet!,
-    p2p: { host: values['p2p-host']!, port: p2pPort, announce, bootnodes, minPeers: Math.min(minPeers, maxPeers), maxPeers, punishmentMs: 12 * 60_000 },
+    coinbase: o.coinbase ? fromHex(o.coinbase) : NETWORKS[network].defaultCoinbase,
+    minGasPrice: BigInt(o['min-gas-price']),
+    quiet: o.quiet,
+    p2p: {
+      host: o['p2p-host'], port: o['p2p-port'], announce: o['p2p-announce'], bootnodes: o.bootnodes,
+      minPeers: Math.min(o['min-peers'] ?? DEFAULT_MIN_PEERS, o['max-peers']), maxPeers: o['max-peers'], punishmentMs: 12 * 60_000,
+    },
     rpcModules,
     hosted,
     txpool: definedOnly({
-      maxTxs: positive('--txpool-size', values['txpool-size']),
-      accountSlots: positive('--txpool-account-slots', values['txpool-account-slots']),
+      maxTxs: o['txpool-size'],
+      accountSlots: o['txpool-account-slots'],
       maxAgeBlocks: expiryBlocks === undefined ? undefined : BigInt(expiryBlocks),
       maxAgeMs: expirySeconds === undefined ? undefined : expirySeconds * 1000,
     }),
-    lightKdf: values['light-kdf']!,
+    lightKdf: o['light-kdf'],
     filterTimeoutMs: filterTimeout === undefined ? undefined : filterTimeout * 1000,
-    rpcRevertCode,
-    rpcWorkers: positive('--rpc-workers', values['rpc-workers']),
-    rpcEvmTimeoutMs: positive('--rpc-evm-timeout', values['rpc-evm-timeout']),
-    rpcGasCap: rpcGasCap === undefined ? undefined : BigInt(rpcGasCap),
+    rpcWorkers: o['rpc-workers'],
+    rpcEvmTimeoutMs: o['rpc-evm-timeout'],
+    rpcGasCap: o['rpc-gas-cap'] === undefined ? undefined : BigInt(o['rpc-gas-cap']),
+    rpcRevertCode: o['rpc-revert-code'] as RevertCode,
+    metrics: metricsPort === undefined ? undefined : { host: o['metrics-host'], port: metricsPort },
+    log: { level: o['log-level'], format: o['log-format'] },
   };
 }
 
-/** A positive whole number flag, or undefined when absent. */
-function positive(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[1-9]\d{0,8}$/.test(value)) throw new ConfigError(`${flag} must be a positive whole number, not ${value}`);
-  return Number(value);
+/** Whether the operator asked for personal_* methods (on regtest they are on by default, and hosted mode answers them -32604). */
+function turnsOnPersonal(o: Options, switchFile: unknown): boolean {
+  const inFile = (switchFile as { modules?: { personal?: { enabled?: unknown } } } | undefined)?.modules?.personal?.enabled === true;
+  return inFile || (o['rpc-modules'] ?? []).includes('personal') || (o['rpc-enable-methods'] ?? []).some((m) => m.startsWith('personal_'));
 }
-const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-export class ConfigError extends Error {}
+const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /**
  * V8 flags the node process runs with (`npm start` passes them; so do the testnet launcher, the tests

@@ -3,7 +3,6 @@
  * peer manager → RPC listener) and stops them in reverse. Used by main.ts and by tests (in-process nodes).
  */
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.ts';
 import { Wallet } from './accounts/wallet.ts';
@@ -36,6 +35,14 @@ import { PendingBlocks } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { BlockReplayer } from './tracing/replay.ts';
 import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER, RpcWorkerPool } from './rpc/workers/pool.ts';
+import { spawnMonitor } from './actors/monitor/index.ts';
+import { NodeMetrics } from './monitor/metrics.ts';
+import { logger, logsDebug } from './log.ts';
+import type { CallObserver } from './rpc/dispatch.ts';
+import { portError, prepareDataDir, storeError } from './startup.ts';
+
+const log = logger('node');
+const rpcLog = logger('rpc');
 
 export const CLIENT_VERSION = `mmnode/v0.1.0/${process.platform}-${process.arch}/node-${process.version}`;
 
@@ -53,6 +60,8 @@ export interface RunningNode {
   readonly peers: ActorRef<PeerManagerProtocol>;
   /** The RPC worker threads (src/rpc/workers/pool.ts): tests and benchmarks read their state. */
   readonly workers: RpcWorkerPool;
+  /** The --metrics-port server's base URL (metrics at /metrics, the status page at /); undefined when off. */
+  readonly metricsUrl: string | undefined;
   /** Resolves when the node stops, by request or because an actor escalated a failure. */
   readonly stopped: Promise<void>;
   stop(): Promise<void>;
@@ -60,7 +69,7 @@ export interface RunningNode {
 
 export async function startNode(config: NodeConfig): Promise<RunningNode> {
   const network = NETWORKS[config.network];
-  mkdirSync(config.dataDir, { recursive: true });
+  prepareDataDir(config.dataDir);
   const common = createChainCommon(network);
   const reader = new ChainReader(new ChainStore(config.dataDir), common, network);
   const bus = createEventBus<NodeEvent>();
@@ -73,13 +82,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   const stop = () => {
     stopping ??= (async () => {
       await workers?.close();
-      for (const actor of started.reverse()) await actor.stop().catch((err) => console.error(err));
+      for (const actor of started.reverse()) await actor.stop().catch((err) => log.error({ err }, `stopping ${actor.ref.name} failed`));
       resolveStopped();
     })();
     return stopping;
   };
   const onEscalate = (name: string, err: unknown) => {
-    console.error(`[node] actor ${name} failed and cannot recover; stopping the node:`, err);
+    log.fatal({ err }, `actor ${name} failed and cannot recover; stopping the node`);
     void stop();
   };
   const start = async <P extends Protocol>(actor: Actor<P>): Promise<Actor<P>> => {
@@ -88,8 +97,18 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     return actor;
   };
 
+  // Created once the actors it reads from run; the chain and the RPC listener feed it from the start.
+  let metrics: NodeMetrics | undefined;
+  const rpcDebug = logsDebug();
+  const observe: CallObserver | undefined = config.metrics || rpcDebug ? (method, outcome, seconds) => {
+    metrics?.rpcCall(method, outcome, seconds);
+    // By method only: parameters may hold keys and passphrases.
+    if (rpcDebug) rpcLog.debug({ method, outcome, ms: Math.round(seconds * 1e4) / 10 }, `${method} ${outcome}`);
+  } : undefined;
+
   try {
-    const chain = await start(spawnChain(reader, bus, onEscalate));
+    const chain = await start(spawnChain(reader, bus, onEscalate, (seconds, blocks) => metrics?.blocksImported(seconds, blocks)))
+      .catch((err) => { throw storeError(err, config.dataDir); });
     const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool, minGasPriceTarget: config.minGasPrice }));
     bus.subscribe(txpool.ref, (e) => (e.type === 'chain.headChanged' ? e : undefined));
     const miner = await start(spawnMiner({
@@ -103,7 +122,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       return undefined;
     });
 
-    const net = await startPeers(config, reader, { chain, txpool, bus, start });
+    const net = await startPeers(config, reader, { chain, txpool, bus, start })
+      .catch((err) => { throw portError(err, 'P2P', '--p2p-port', config.p2p.host, config.p2p.port); });
     const p2pInfo = await net.peerManager.ref.ask('p2p.info', {});
 
     // The wallet (reference `wallet.enabled`) is on regtest only, with the development accounts and the reference
@@ -132,11 +152,25 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);
-    const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader, liveLogs));
+    const listener = await start(spawnRpcListener(methods, switches, config.rpcHost, config.rpcPort, gate || undefined, reader, liveLogs, observe))
+      .catch((err) => { throw portError(err, 'RPC', '--rpc-port', config.rpcHost, config.rpcPort); });
     bus.subscribe(listener.ref, toLiveEvent);
     const address = await listener.ref.ask('listener.address', {});
+    let metricsUrl: string | undefined;
+    if (config.metrics) {
+      const { host, port } = config.metrics;
+      const sources = {
+        reader, peers: net.peerManager.ref, txpool: txpool.ref, miner: miner.ref, sync: net.blockSync.ref, workers, clientVersion: CLIENT_VERSION, peerId: p2pInfo.peerId,
+      };
+      metrics = new NodeMetrics(sources);
+      const monitor = await start(spawnMonitor(metrics, sources, host, port))
+        .catch((err) => { throw portError(err, 'metrics', '--metrics-port', host, port); });
+      bus.subscribe(monitor.ref, (e) => (e.type === 'chain.blockImported' ? { type: 'block.added' as const, block: e.block, best: e.best } : undefined));
+      const at = await monitor.ref.ask('monitor.address', {});
+      metricsUrl = `http://${at.address}:${at.port}`;
+    }
     return {
-      rpcUrl: `http://${address.address}:${address.port}`, reader, workers, stopped, stop, peers: net.peerManager.ref, events: bus,
+      rpcUrl: `http://${address.address}:${address.port}`, metricsUrl, reader, workers, stopped, stop, peers: net.peerManager.ref, events: bus,
       p2p: { peerId: p2pInfo.peerId, multiaddrs: p2pInfo.multiaddrs },
     };
   } catch (err) {

@@ -50,7 +50,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   const relays: Relay[] = [];
   const supervisor = new Supervisor(await Promise.all(Array.from({ length: o.nodes }, async (_, i) => ({
     index: i, role: i < o.miners ? 'miner' as const : 'follower' as const, dataDir: dataDirOf(o.dir, i),
-    p2pPort: o.p2pPort ? o.p2pPort + i : await freePortOnBoth(i), rpcPort: o.rpcPort ? o.rpcPort + i : 0,
+    p2pPort: o.p2pPort ? o.p2pPort + i : await freePortOnBoth(i), rpcPort: o.rpcPort ? o.rpcPort + i : 0, metricsPort: 0,
     blockTimeMs: o.blockTimeMs + STAGGER_MS * i,
   }))), o.topology);
   let control: ControlServer | undefined;

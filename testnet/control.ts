@@ -1,12 +1,14 @@
 /**
  * The testnet's HTTP control endpoint on 127.0.0.1 (docs/testnet.md, "Control endpoint"): JSON in,
- * JSON out. GET /status; POST /partition, /heal, /latency, /reorg, /nodes/<i>/(start|stop|kill).
+ * JSON out. GET /status; POST /partition, /heal, /latency, /reorg, /nodes/<i>/(start|stop|kill). GET / is the
+ * overview page of every node (testnet/overview.ts), GET /overview.json its data.
  * Commands that change the network run one at a time, in arrival order; bad input is a 400 that says
  * what was expected, an impossible command (start a node that is up) a 409.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { rpc } from '../test/helpers/rpc.ts';
 import { ConditionError, type Conditions } from './conditions.ts';
+import { overview, OVERVIEW_PAGE } from './overview.ts';
 import { reorg, ScenarioError } from './scenarios.ts';
 import { SupervisorError, type Supervisor } from './supervisor.ts';
 
@@ -81,6 +83,14 @@ export async function serveControl(deps: ControlDeps, port: number): Promise<Con
   }
 
   const server = createServer((req, res) => {
+    if (req.method === 'GET' && (req.url === '/' || req.url === '/overview.json')) {
+      const page = req.url === '/' ? Promise.resolve(OVERVIEW_PAGE) : overview(supervisor).then((o) => JSON.stringify(o));
+      void page.then((body) => {
+        res.writeHead(200, { 'content-type': req.url === '/' ? 'text/html; charset=utf-8' : 'application/json', 'cache-control': 'no-store' });
+        res.end(body);
+      });
+      return;
+    }
     void (async () => {
       try {
         const body = await readBody(req);

@@ -45,6 +45,8 @@ export const nodeProcessArgs = (args: readonly string[]): string[] => [...NODE_R
 /** The machine-readable line a node prints once it serves (src/cli.ts). */
 export interface ReadyLine {
   readonly rpcUrl: string;
+  /** With --metrics-port: the metrics and status page server. */
+  readonly metricsUrl?: string;
   readonly peerId: string;
   readonly multiaddrs: readonly string[];
 }

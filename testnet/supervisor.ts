@@ -21,6 +21,8 @@ export interface NodePlan {
   readonly p2pPort: number;
   /** 0 on the first start picks a free port; the node keeps the one it got for its restarts. */
   rpcPort: number;
+  /** The same for --metrics-port (metrics and status page; the overview page reads it). */
+  metricsPort: number;
   /** Miners only: the interval of the built-in mining client. */
   readonly blockTimeMs: number;
 }
@@ -38,6 +40,7 @@ interface Slot {
   process?: NodeProcess;
   peerId?: string;
   rpcUrl?: string;
+  metricsUrl?: string;
   /** How the last run ended, e.g. "SIGKILL" or "exit 1". */
   lastExit?: string;
   /** Whether stop() asked the running process to end. */
@@ -59,7 +62,7 @@ export class Supervisor extends EventEmitter<{ exit: [index: number, how: string
 
   describe(i: number) {
     const s = this.#slot(i);
-    return { index: i, role: s.plan.role, state: s.state, rpcUrl: s.rpcUrl, peerId: s.peerId, pid: s.process?.child.pid, lastExit: s.lastExit };
+    return { index: i, role: s.plan.role, state: s.state, rpcUrl: s.rpcUrl, metricsUrl: s.metricsUrl, peerId: s.peerId, pid: s.process?.child.pid, lastExit: s.lastExit };
   }
 
   plan(i: number): NodePlan {
@@ -87,7 +90,7 @@ export class Supervisor extends EventEmitter<{ exit: [index: number, how: string
     const bootnodes = (this.topology === 'mesh' ? this.#slots.slice(0, i) : this.#slots.slice(0, Math.min(i, 1)))
       .map((b) => this.multiaddr(b.plan.index)).filter((m) => m !== undefined);
     const args = [
-      '--quiet', '--data-dir', plan.dataDir, '--rpc-port', String(plan.rpcPort),
+      '--quiet', '--data-dir', plan.dataDir, '--rpc-port', String(plan.rpcPort), '--metrics-port', String(plan.metricsPort),
       // Listens (and dials from) its own host; advertises its relay's.
       '--p2p-host', listenHost(i), '--p2p-port', String(plan.p2pPort), '--p2p-announce', `/ip4/${announceHost(i)}/tcp/${plan.p2pPort}`,
       ...(bootnodes.length ? ['--bootnodes', bootnodes.join(',')] : []),
@@ -104,6 +107,8 @@ export class Supervisor extends EventEmitter<{ exit: [index: number, how: string
     s.peerId = ready.peerId;
     s.rpcUrl = ready.rpcUrl;
     plan.rpcPort = Number(new URL(ready.rpcUrl).port);
+    s.metricsUrl = ready.metricsUrl;
+    plan.metricsPort = Number(new URL(ready.metricsUrl!).port);
     s.state = 'up';
     s.stopRequested = false;
     void exited.then((how) => {

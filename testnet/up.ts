@@ -50,6 +50,7 @@ await waitUntil(everyoneHasAPeer, { what: 'a peer for every node', timeoutMs: 10
 console.log(`\n${statusText(await ctl(control.url, ['status']))}`);
 console.log(`\n${options.topology} topology; node i listens on 127.0.1.<i+2> behind its relay on 127.0.0.<i+2>; data in ${relative(process.cwd(), options.dir)}`);
 console.log(`Control: ${control.url}   e.g. npm run testnet:ctl -- status   (Ctrl-C stops every node)`);
+console.log(`Overview page: ${control.url}/`);
 
 let stopping = false;
 async function stopAll() {

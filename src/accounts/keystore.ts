@@ -12,6 +12,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { keccak256, type Hex } from '../chain/bytes.ts';
+import { logger } from '../log.ts';
+
+const log = logger('keystore');
 
 export interface ScryptParams {
   readonly n: number;
@@ -111,7 +114,7 @@ export class Keystore {
         if (!/^[0-9a-f]{40}$/.test(address)) throw new Error('no address in the file');
         this.#files.set(`0x${address}`, join(dir, name));
       } catch (err) {
-        console.warn(`[keystore] ignoring ${name}: ${(err as Error).message}`);
+        log.warn(`ignoring ${name}: ${(err as Error).message}`);
       }
     }
   }

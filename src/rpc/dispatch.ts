@@ -37,8 +37,11 @@ export const errorResponse = (id: JsonRpcId, err: RpcError): JsonRpcResponse => 
   jsonrpc: '2.0', id, error: err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data },
 });
 
+/** Told of every method call: the method (`unknown` for a name not served), whether it answered an error, how long it took. */
+export type CallObserver = (method: string, outcome: 'ok' | 'error', seconds: number) => void;
+
 export class Dispatcher {
-  constructor(private readonly methods: Methods) {}
+  constructor(private readonly methods: Methods, private readonly observe?: CallObserver) {}
 
   /** Answers a parsed body; undefined when nothing is to be written (only notifications). */
   async handle(body: unknown, ctx: CallContext = {}): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
@@ -82,10 +85,17 @@ export class Dispatcher {
 
   private async call(name: string, params: unknown[], id: JsonRpcId, ctx: CallContext): Promise<JsonRpcResponse> {
     const def = Object.hasOwn(this.methods, name) ? this.methods[name] : undefined;
-    if (!def) return errorResponse(id, new RpcError(METHOD_NOT_FOUND, `method not found: ${name}`));
+    if (!def) {
+      this.observe?.('unknown', 'error', 0);
+      return errorResponse(id, new RpcError(METHOD_NOT_FOUND, `method not found: ${name}`));
+    }
+    const started = this.observe && performance.now();
     try {
-      return { jsonrpc: '2.0', id, result: (await def.call(params, ctx)) ?? null };
+      const response: JsonRpcResponse = { jsonrpc: '2.0', id, result: (await def.call(params, ctx)) ?? null };
+      if (started !== undefined) this.observe!(name, 'ok', (performance.now() - started) / 1000);
+      return response;
     } catch (err) {
+      if (started !== undefined) this.observe!(name, 'error', (performance.now() - started) / 1000);
       return errorResponse(id, toRpcError(err));
     }
   }

@@ -4,6 +4,9 @@
  */
 import { AskTimeoutError, MailboxFullError } from '../actors/kernel/index.ts';
 import { NodeError, type ErrorKind } from '../errors.ts';
+import { logger } from '../log.ts';
+
+const log = logger('rpc');
 
 export class RpcError extends Error {
   constructor(readonly code: number, message: string, readonly data?: string) {
@@ -39,6 +42,6 @@ export function toRpcError(err: unknown): RpcError {
   if (err instanceof RpcError) return err;
   if (err instanceof NodeError) return new RpcError(KIND_CODES[err.kind], err.message, err.data);
   if (err instanceof AskTimeoutError || err instanceof MailboxFullError) return new RpcError(INTERNAL_ERROR, `node is busy: ${err.message}`);
-  console.error('[rpc] internal error:', err);
+  log.error({ err }, 'internal error');
   return new RpcError(INTERNAL_ERROR, 'Internal server error');
 }

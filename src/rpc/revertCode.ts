@@ -10,8 +10,7 @@ import { NodeError } from '../errors.ts';
 import { RpcError, toRpcError } from './errors.ts';
 import type { Methods } from './method.ts';
 
-export const REVERT_CODES = [-32015, 3] as const;
-export type RevertCode = (typeof REVERT_CODES)[number];
+export type RevertCode = -32015 | 3;
 
 /** The methods whose reverts are reported. */
 const EXECUTING_METHODS = ['eth_call', 'eth_estimateGas'];

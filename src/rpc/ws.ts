@@ -15,7 +15,7 @@ import { randomId, type LiveEvent } from '../actors/liveEvents.ts';
 import type { Hex } from '../chain/bytes.ts';
 import type { LiveLogSource } from '../chain/liveLogs.ts';
 import type { ChainView } from '../chain/reader.ts';
-import { Dispatcher, errorResponse, type JsonRpcId } from './dispatch.ts';
+import { Dispatcher, errorResponse, type CallObserver, type JsonRpcId } from './dispatch.ts';
 import { invalidParams, PARSE_ERROR, RpcError } from './errors.ts';
 import { boundsOf, liveLogFilter, type LiveLogFilter } from './filterParams.ts';
 import { formatBlock, formatLog } from './format.ts';
@@ -53,6 +53,7 @@ export interface WsHubDeps {
   /** The switches `methods` was built with: eth_subscribe and eth_unsubscribe obey them too. */
   readonly switches: RpcSwitches;
   readonly gate?: HostedGate;
+  readonly observe?: CallObserver;
 }
 
 /** The WebSocket side of the RPC listener: connections, their subscriptions, and the notifications pushed to them. */
@@ -97,7 +98,7 @@ export class WsHub {
       }
     }
     const started: Subscription[] = [];
-    const reply = await new Dispatcher({ ...this.methods, ...applySwitches(this.#subscriptionMethods(conn, started), this.deps.switches) }).handle(body);
+    const reply = await new Dispatcher({ ...this.methods, ...applySwitches(this.#subscriptionMethods(conn, started), this.deps.switches) }, this.deps.observe).handle(body);
     if (reply !== undefined) this.#send(conn, reply);
     // A subscription's first notification never overtakes the reply that gave its id.
     for (const sub of started) {

@@ -35,7 +35,8 @@ test('npm start serves JSON-RPC, shows the development accounts, and stops clean
     process.kill(-child.pid!, 'SIGINT');
     // npm passes the signal on, waits for the node, then ends the way a shell's Ctrl-C ends it.
     assert.ok(['SIGINT', 0].includes((await exited)!), `npm ended with ${await exited}`);
-    assert.match(out, /SIGINT: stopping\.\.\.\s+stopped/);
+    // Log lines: JSON, since stdout is a pipe here.
+    assert.match(out, /"actor":"main","msg":"SIGINT: stopping\.\.\."\}\n(.*\n)*\{.*"actor":"main","msg":"stopped"\}/);
   } finally {
     try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
     rmSync(dataDir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { ctl, ControlError, toRequest } from '../../testnet/ctl.ts';
 import { minerCoinbase } from '../../testnet/supervisor.ts';
 import { tempDir } from '../helpers/node.ts';
 import { rpc, waitUntil } from '../helpers/rpc.ts';
+import { launchBrowser, screenshot } from '../helpers/browser.ts';
 
 const Control = suite('testnet control');
 const dir = tempDir('mmnode-testnet-ctl-');
@@ -144,6 +145,25 @@ Control('reorg 2: a filter and a WebSocket logs subscription on the losing side 
     assert.equal(forTx.slice(0, 2).map((l) => l.removed), [false, true], 'first the log, then its removal');
   } finally {
     ws.close();
+  }
+});
+
+Control('the overview page: every node and one fork tree across them, in headless Chromium', async () => {
+  const data: any = await (await fetch(`${url}/overview.json`)).json();
+  assert.is(data.nodes.length, 4);
+  for (const n of data.nodes) assert.ok(n.status?.blocks.length > 0, `node ${n.index}'s blocks`);
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${url}/`);
+    await page.waitForSelector('#nodes tr:nth-child(4)');
+    await page.waitForSelector('#fork-tree circle');
+    // Each node's head is marked in the tree.
+    const labels = (await page.locator('#fork-tree text.label').allTextContents()).join(' ');
+    for (let i = 0; i < 4; i++) assert.match(labels, new RegExp(`\\bn${i}\\b`));
+    await screenshot(page, 'testnet-overview');
+  } finally {
+    await browser.close();
   }
 });
 

@@ -8,7 +8,11 @@ import { blockFromFields, type Block } from '../../chain/block.ts';
 import type { ChainView } from '../../chain/reader.ts';
 import type { PeerEvent, PeerIdStr, Status } from '../../p2p/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';
+import { logger } from '../../log.ts';
 import { ActorStoppedError, spawn, type Actor, type ActorRef } from '../kernel/index.ts';
+import { describeProgress, SyncProgress, type SyncReport } from './progress.ts';
+
+const log = logger('sync');
 
 export interface SyncStatus {
   readonly startingBlock: bigint;
@@ -22,7 +26,11 @@ export type BlockSyncProtocol = {
     | { type: 'block.orphan'; peer: PeerIdStr; number: bigint }
     | { type: 'sync.progress'; currentBlock: bigint }
     | { type: 'sync.finished'; peer: PeerIdStr };
-  ask: { 'sync.status': { req: {}; res: SyncStatus | false } };
+  ask: {
+    'sync.status': { req: {}; res: SyncStatus | false };
+    /** Rate and ETA too, for the log, the status page and the metrics. */
+    'sync.report': { req: {}; res: SyncReport | false };
+  };
 };
 
 /** Blocks asked for per request. */
@@ -31,11 +39,13 @@ export const SYNC_BATCH = 128;
 const IN_FLIGHT = 4;
 /** Only a sync this far behind is reported by eth_syncing (a block or two is just gossip lag). */
 const SYNCING_THRESHOLD = 8n;
+/** While catching up, a progress line this often. */
+const PROGRESS_LOG_MS = 5_000;
 
 interface Target { readonly peer: PeerIdStr; readonly highest: bigint; readonly td: bigint | undefined }
 
 interface SyncState {
-  running: (Target & { startingBlock: bigint; currentBlock: bigint }) | undefined;
+  running: (Target & { startingBlock: bigint; currentBlock: bigint; progress: SyncProgress; logTimer: NodeJS.Timeout }) | undefined;
   /** The best chain each peer told us about. */
   readonly candidates: Map<PeerIdStr, Target>;
 }
@@ -111,7 +121,7 @@ export function spawnBlockSync(deps: BlockSyncDeps): Actor<BlockSyncProtocol> {
       const outcomes = await chain.ask('blocks.import', { blocks: batch }, 60_000 * batch.length);
       const invalid = outcomes.find((o) => o.result === 'INVALID_BLOCK');
       if (invalid) {
-        console.error(`[sync] invalid block #${invalid.block.header.number}: ${invalid.reason}`);
+        log.warn(`invalid block #${invalid.block.header.number} from ${target.peer.slice(-8)}: ${invalid.reason}`);
         deps.report(target.peer, 'invalidBlocks');
         return;
       }
@@ -124,10 +134,13 @@ export function spawnBlockSync(deps: BlockSyncDeps): Actor<BlockSyncProtocol> {
 
   function start(s: SyncState, target: Target) {
     const current = reader.head().number;
-    s.running = { ...target, startingBlock: current, currentBlock: current };
-    if (target.highest > current + SYNCING_THRESHOLD) console.log(`[sync] syncing from #${current} to #${target.highest} with ${target.peer.slice(-8)}`);
+    const progress = new SyncProgress(current, target.highest);
+    const catchingUp = target.highest > current + SYNCING_THRESHOLD;
+    const logTimer = setInterval(() => { if (catchingUp) log.info(`syncing ${describeProgress(progress.report(reader.head().number))}`); }, PROGRESS_LOG_MS).unref();
+    s.running = { ...target, startingBlock: current, currentBlock: current, progress, logTimer };
+    if (catchingUp) log.info(`syncing from #${current} to #${target.highest} with ${target.peer.slice(-8)}`);
     const others = [...s.candidates.values()].filter((c) => c.peer !== target.peer && c.highest >= target.highest).map((c) => c.peer);
-    void download(target, [target.peer, ...others]).catch((err) => { if (!(err instanceof ActorStoppedError)) console.error('[sync] failed:', err); }).finally(() => tell({ type: 'sync.finished', peer: target.peer }));
+    void download(target, [target.peer, ...others]).catch((err) => { if (!(err instanceof ActorStoppedError)) log.error({ err }, 'sync failed'); }).finally(() => tell({ type: 'sync.finished', peer: target.peer }));
   }
 
   /** The candidate with the most total difficulty above ours, if any. */
@@ -159,8 +172,9 @@ export function spawnBlockSync(deps: BlockSyncDeps): Actor<BlockSyncProtocol> {
           const done = s.running;
           s.running = undefined;
           if (done) {
+            clearInterval(done.logTimer);
             s.candidates.delete(done.peer);
-            if (done.highest > done.startingBlock + SYNCING_THRESHOLD) console.log(`[sync] done at #${reader.head().number}`);
+            if (done.highest > done.startingBlock + SYNCING_THRESHOLD) log.info(`sync done at #${reader.head().number}`);
           }
           break;
         }
@@ -177,6 +191,14 @@ export function spawnBlockSync(deps: BlockSyncDeps): Actor<BlockSyncProtocol> {
         if (!r || r.highest <= r.startingBlock + SYNCING_THRESHOLD) return [s, false];
         return [s, { startingBlock: r.startingBlock, currentBlock: reader.head().number, highestBlock: r.highest }];
       },
+      'sync.report': (s) => {
+        const r = s.running;
+        if (!r || r.highest <= r.startingBlock + SYNCING_THRESHOLD) return [s, false];
+        return [s, r.progress.report(reader.head().number)];
+      },
+    },
+    onStop(s) {
+      if (s.running) clearInterval(s.running.logTimer);
     },
   }, { mailboxSize: 10_000, policy: { kind: 'restart', maxRestarts: 5, withinMs: 60_000, backoffMs: (n) => 100 * 2 ** n } });
   return actor;

@@ -6,6 +6,7 @@
  * limit is refused at once with MailboxFullError (the sender decides whether to drop or retry),
  * so a flood can never grow memory without bound.
  */
+import { logger } from '../../log.ts';
 
 export interface Protocol {
   tell: { type: string };
@@ -136,7 +137,7 @@ export function spawn<P extends Protocol, S>(name: string, behavior: Behavior<P,
     if (restarts.length >= policy.maxRestarts) return false;
     restarts.push(now);
     await new Promise((r) => setTimeout(r, policy.backoffMs(restarts.length)));
-    console.error(`[${name}] restarting after failure:`, err);
+    logger(name).error({ err }, 'restarting after failure');
     state = await behavior.init();
     return true;
   }

@@ -3,6 +3,9 @@
  * so no callback ever runs inside another actor's state.
  */
 import type { ActorRef, Protocol } from './actor.ts';
+import { logger } from '../../log.ts';
+
+const log = logger('bus');
 
 export interface EventBus<E extends { type: string }> {
   publish(event: E): void;
@@ -23,7 +26,7 @@ export function createEventBus<E extends { type: string }>(): EventBus<E> {
           ref.tell(msg);
         } catch (err) {
           // A full or stopped mailbox drops the event; the subscriber catches up on its next read.
-          console.error(`[bus] event ${event.type} dropped for ${ref.name}: ${(err as Error).message}`);
+          log.warn(`event ${event.type} dropped for ${ref.name}: ${(err as Error).message}`);
         }
       };
       subscribers.add(deliver);

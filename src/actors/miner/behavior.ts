@@ -21,6 +21,9 @@ import type { ActorRef, Behavior } from '../kernel/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import type { TxPoolProtocol } from '../txpool/index.ts';
 import type { MinerProtocol, MiningMode, MiningStatus, SubmitResult, Work } from './protocol.ts';
+import { logger } from '../../log.ts';
+
+const log = logger('miner');
 
 export interface MinerOptions {
   mode: MiningMode;
@@ -141,7 +144,7 @@ export function minerBehavior(
     });
     const block = makeBlock(header, template.txs, template.uncles);
     const outcome = await chain.ask('block.import', { block, origin: 'local' }, 30_000);
-    if (outcome.result === 'INVALID_BLOCK') console.error(`[miner] block ${header.number} rejected: ${outcome.reason}`);
+    if (outcome.result === 'INVALID_BLOCK') log.error(`block ${header.number} rejected: ${outcome.reason}`);
     for (const u of template.uncles) if (outcome.result === 'IMPORTED_BEST') s.siblings.delete(bytesToHex(headerHash(u)) as Hex);
     if (outcome.result === 'IMPORTED_BEST' && s.nextTimestamp !== undefined) {
       // Later blocks go on from the timestamp set, as in Hardhat (one set behind the clock leaves no offset).

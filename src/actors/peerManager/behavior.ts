@@ -8,6 +8,9 @@ import type { ActorRef, Behavior } from '../kernel/index.ts';
 import { blockListOf, parseAddressBan, type AddressBan } from './bans.ts';
 import type { PeerManagerProtocol, PeerView, ScoringEntry } from './protocol.ts';
 import { isPunished, newReputation, recordEvent, type PeerEvent, type Reputation } from './scoring.ts';
+import { logger } from '../../log.ts';
+
+const log = logger('p2p');
 
 /** What the connection gater reads: replaced whole whenever bans change, never mutated. */
 export interface BanSnapshot {
@@ -102,7 +105,7 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
       const until = s.nodes.get(peer)!.punishedUntil;
       s.peerBans.set(peer, until);
       publishBans(s);
-      console.error(`[p2p] peer ${peer.slice(-8)} punished until ${new Date(until).toISOString()} after ${event}`);
+      log.warn(`peer ${peer.slice(-8)} punished until ${new Date(until).toISOString()} after ${event}`);
       void s.p2p.disconnect(peer);
     }
   }
@@ -196,7 +199,7 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
           break;
         case 'gossip.publish':
           if (s.connected.size === 0) break; // nobody to tell: skip the encoding, hashing and caching of a publish
-          void s.p2p.publish(msg.topic, msg.encode()).catch((err) => console.error(`[p2p] publish failed: ${(err as Error).message}`));
+          void s.p2p.publish(msg.topic, msg.encode()).catch((err) => log.warn(`publish failed: ${(err as Error).message}`));
           break;
       }
       return s;

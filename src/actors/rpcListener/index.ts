@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { LiveLogSource } from '../../chain/liveLogs.ts';
 import type { ChainView } from '../../chain/reader.ts';
-import { Dispatcher } from '../../rpc/dispatch.ts';
+import { Dispatcher, type CallObserver } from '../../rpc/dispatch.ts';
 import type { Methods } from '../../rpc/method.ts';
 import type { HostedGate } from '../../rpc/hosted.ts';
 import { createRpcServer, listen } from '../../rpc/server.ts';
@@ -16,6 +16,9 @@ import type { RpcSwitches } from '../../rpc/switches.ts';
 import { WsHub } from '../../rpc/ws.ts';
 import { spawn, type Actor } from '../kernel/index.ts';
 import type { LiveEvent } from '../liveEvents.ts';
+import { logger } from '../../log.ts';
+
+const log = logger('rpcListener');
 
 export type RpcListenerProtocol = {
   tell: LiveEvent;
@@ -24,20 +27,22 @@ export type RpcListenerProtocol = {
 
 /**
  * `switches`: what `methods` was built with (the WebSocket's own methods obey them too); `gate`: hosted
- * mode, see src/rpc/hosted.ts; `logs`: the node's one live-log source, shared with the polling filters.
+ * mode, see src/rpc/hosted.ts; `logs`: the node's one live-log source, shared with the polling filters;
+ * `observe`: told of every call (metrics, debug log).
  */
 export function spawnRpcListener(
   methods: Methods, switches: RpcSwitches, host: string, port: number, gate: HostedGate | undefined, reader: ChainView, logs: LiveLogSource,
+  observe?: CallObserver,
 ): Actor<RpcListenerProtocol> {
   return spawn<RpcListenerProtocol, { server: Server; address: AddressInfo; hub: WsHub }>('rpcListener', {
     async init() {
-      const server = createRpcServer(new Dispatcher(methods), gate);
-      const hub = new WsHub(server, methods, { reader, logs, switches, gate });
+      const server = createRpcServer(new Dispatcher(methods, observe), gate);
+      const hub = new WsHub(server, methods, { reader, logs, switches, gate, observe });
       return { server, hub, address: await listen(server, host, port) };
     },
     async onTell(s, event) {
       // A push that fails (a read error) costs its subscribers that event, not the listener.
-      await s.hub.publish(event).catch((err) => console.error('[rpcListener] WebSocket notification failed:', err));
+      await s.hub.publish(event).catch((err) => log.error({ err }, 'WebSocket notification failed'));
       return s;
     },
     onAsk: { 'listener.address': (s) => [s, s.address] },

@@ -9,6 +9,9 @@ import type { ChainView } from '../../chain/reader.ts';
 import type { ImportOutcome, ImportResult } from '../../chain/writer.ts';
 import type { PeerEvent } from '../peerEvents.ts';
 import type { GossipVerdict, PeerIdStr } from '../types.ts';
+import { logger } from '../../log.ts';
+
+const log = logger('p2p');
 
 const VERDICTS: Record<ImportResult, GossipVerdict> = {
   IMPORTED_BEST: 'accept', IMPORTED_NOT_BEST: 'accept', EXIST: 'ignore', NO_PARENT: 'ignore', INVALID_BLOCK: 'reject',
@@ -36,7 +39,7 @@ export function blockValidator(deps: BlockGossipDeps) {
     if (outcome.result === 'IMPORTED_BEST' || outcome.result === 'IMPORTED_NOT_BEST') deps.report(from, 'validBlocks');
     else if (outcome.result === 'NO_PARENT') deps.onOrphan(from, block.header.number);
     else if (outcome.result === 'INVALID_BLOCK') {
-      console.error(`[p2p] invalid block #${block.header.number} from ${from.slice(-8)}: ${outcome.reason}`);
+      log.warn(`invalid block #${block.header.number} from ${from.slice(-8)}: ${outcome.reason}`);
       deps.report(from, 'invalidBlocks');
     }
     return VERDICTS[outcome.result];

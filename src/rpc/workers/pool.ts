@@ -12,6 +12,9 @@ import { NodeError } from '../../errors.ts';
 import { RpcError } from '../errors.ts';
 import { JsonText } from '../json.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
+import { logger } from '../../log.ts';
+
+const log = logger('rpcWorkers');
 
 export const DEFAULT_RPC_WORKER_OPTIONS = {
   size: availableParallelism(), timeoutMs: 5_000,
@@ -173,7 +176,7 @@ export class RpcWorkerPool {
     const lost = (err: Error) => {
       if (!this.#slots.has(slot)) return; // retired on purpose
       const running = [...slot.jobs.values()].map((j) => j.method);
-      console.error(`[rpc workers] a worker stopped${running.length ? ` while running ${running.join(', ')}` : ''}:`, err.message);
+      log.error(`a worker stopped${running.length ? ` while running ${running.join(', ')}` : ''}: ${err.message}`);
       void this.#retire(slot, new NodeError('UNAVAILABLE', `the RPC worker running this request stopped: ${err.message}`));
       // A worker that stops before it is ready would fail every request: those waiting get its error.
       if (!slot.ready && this.#slots.size === 0) {
