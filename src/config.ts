@@ -102,7 +102,7 @@ function resolve(o: Options, origin: (name: string) => string): NodeConfig {
   const switchFile = rpcConfig === undefined ? undefined : orConfigError(origin('rpc-config'), () => JSON.parse(readFileSync(rpcConfig, 'utf8')));
   const rpcModules = orConfigError('RPC module switches', () => resolveSwitches(network, {
     file: switchFile, modules: o['rpc-modules'], enableMethods: o['rpc-enable-methods'], disableMethods: o['rpc-disable-methods'],
-  }));
+  }, o.hosted));
   if (o.hosted !== (o['api-keys'] !== undefined)) throw new ConfigError('--hosted and --api-keys <file> go together');
   if (o['rate-limit'] !== undefined && !o.hosted) throw new ConfigError(`${origin('rate-limit')} must be a positive whole number of requests per minute, with --hosted`);
   if (o.hosted && turnsOnPersonal(o, switchFile)) {

@@ -58,6 +58,8 @@ export interface RunningNode {
   readonly events: EventBus<NodeEvent>;
   /** The peer manager: the testnet harness bans and unbans peers through it to partition nodes. */
   readonly peers: ActorRef<PeerManagerProtocol>;
+  /** Every JSON-RPC method name the node answers for (served or refused with a reason): the fuzz suite calls each. */
+  readonly methodNames: readonly string[];
   /** The RPC worker threads (src/rpc/workers/pool.ts): tests and benchmarks read their state. */
   readonly workers: RpcWorkerPool;
   /** The --metrics-port server's base URL (metrics at /metrics, the status page at /); undefined when off. */
@@ -109,7 +111,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   try {
     const chain = await start(spawnChain(reader, bus, onEscalate, (seconds, blocks) => metrics?.blocksImported(seconds, blocks)))
       .catch((err) => { throw storeError(err, config.dataDir); });
-    const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool, minGasPriceTarget: config.minGasPrice }));
+    const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool, minGasPriceTarget: config.minGasPrice }, join(config.dataDir, 'txpool.journal')));
     bus.subscribe(txpool.ref, (e) => (e.type === 'chain.headChanged' ? e : undefined));
     const miner = await start(spawnMiner({
       mode: config.mining, blockTimeMs: config.blockTimeMs, coinbase: config.coinbase, minGasPriceTarget: config.minGasPrice,
@@ -137,7 +139,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       ...DEFAULT_FILTER_OPTIONS, idleTimeoutMs: config.filterTimeoutMs ?? DEFAULT_FILTER_OPTIONS.idleTimeoutMs,
     }, { logs: liveLogs }));
     bus.subscribe(filters.ref, toLiveEvent);
-    const switches = config.rpcModules ?? defaultSwitches(config.network);
+    const switches = config.rpcModules ?? defaultSwitches(config.network, config.hosted !== undefined);
     const gasCap = config.rpcGasCap ?? DEFAULT_GAS_CAP;
     const workerCount = config.rpcWorkers ?? DEFAULT_RPC_WORKER_OPTIONS.size;
     workers = new RpcWorkerPool(
@@ -170,7 +172,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       metricsUrl = `http://${at.address}:${at.port}`;
     }
     return {
-      rpcUrl: `http://${address.address}:${address.port}`, metricsUrl, reader, workers, stopped, stop, peers: net.peerManager.ref, events: bus,
+      rpcUrl: `http://${address.address}:${address.port}`, metricsUrl, reader, workers, stopped, stop, peers: net.peerManager.ref, events: bus, methodNames: Object.keys(methods),
       p2p: { peerId: p2pInfo.peerId, multiaddrs: p2pInfo.multiaddrs },
     };
   } catch (err) {

@@ -3,7 +3,7 @@
  * trie, each call inside a checkpoint that is always reverted, so nothing is ever written.
  */
 import type { Common } from '@ethereumjs/common';
-import type { EVM, EVMResult } from '@ethereumjs/evm';
+import { EVMError, type EVM, type EVMResult } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
 import { Address, bytesToHex, type DB } from '@ethereumjs/util';
 import type { Block as EjsBlock } from '@ethereumjs/block';
@@ -170,6 +170,10 @@ export class CallExecutor {
             caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
             gasLimit: executionGas, gasPrice: req.gasPrice ?? 0n,
             block: this.contextOf(header),
+          }).catch((err: unknown) => {
+            // A value above the caller's balance is thrown, not returned: it is the call's failure all the same.
+            if (err instanceof EVMError) return { execResult: { returnValue: new Uint8Array(), exceptionError: err, executionGasUsed: 0n, logs: [] } };
+            throw err;
           });
           const access = req.reportAccessList ? { touched: vm.evm.journal.accessList!, precompiles: [...vm.evm.precompiles.keys()] } : {};
           return { result, ...access };

@@ -72,6 +72,10 @@ export class Dispatcher {
       return errorResponse(replyId, new RpcError(INVALID_REQUEST, 'invalid request: jsonrpc must be "2.0"'));
     }
     if (typeof r.method !== 'string') return errorResponse(replyId, new RpcError(INVALID_REQUEST, 'invalid request: method must be a string'));
+    // JSON-RPC 2.0: params are structured (an array or an object) or absent; anything else is a bad request.
+    if (r.params !== undefined && (r.params === null || typeof r.params !== 'object')) {
+      return errorResponse(replyId, new RpcError(INVALID_REQUEST, 'invalid request: params must be an array of positional parameters'));
+    }
     if (r.params !== undefined && !Array.isArray(r.params)) {
       return errorResponse(replyId, new RpcError(INVALID_PARAMS, 'invalid params: params must be an array (positional parameters)'));
     }

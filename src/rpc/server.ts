@@ -8,6 +8,7 @@ import { Dispatcher, errorResponse } from './dispatch.ts';
 import { parseJson, replyJson } from './json.ts';
 import { INVALID_REQUEST, PARSE_ERROR, RpcError } from './errors.ts';
 import type { HostedGate, Refusal } from './hosted.ts';
+import { DEADLINE_CHECK_MS, DEFAULT_CONNECTION_LIMITS, limitConnections, refusalOf, type ConnectionLimits } from './connections.ts';
 
 /** Reference `max_aggregated_frame_size`. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -34,13 +35,19 @@ function refuse(res: ServerResponse, r: Refusal): void {
 }
 
 /** `gate`: hosted mode (API key in the path, per-key rate limit); without it every path is served. */
-export function createRpcServer(dispatcher: Dispatcher, gate?: HostedGate): Server {
-  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => void serve(dispatcher, req, res, gate));
-  server.headersTimeout = 30_000;
+export function createRpcServer(dispatcher: Dispatcher, gate?: HostedGate, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): Server {
+  const server = createServer({ connectionsCheckingInterval: DEADLINE_CHECK_MS }, (req, res) => void serve(dispatcher, req, res, gate));
+  limitConnections(server, limits);
   return server;
 }
 
 async function serve(dispatcher: Dispatcher, req: IncomingMessage, res: ServerResponse, gate?: HostedGate): Promise<void> {
+  const overCap = refusalOf(req.socket);
+  if (overCap) {
+    res.setHeader('connection', 'close');
+    req.resume();
+    return refuse(res, overCap);
+  }
   if (req.method === 'OPTIONS') { res.writeHead(204, CORS); res.end(); return; }
   if (req.method !== 'POST') return fail(res, 405, INVALID_REQUEST, `HTTP ${req.method} is not served: send JSON-RPC requests with POST`);
   const path = (req.url ?? '/').split('?')[0]!;

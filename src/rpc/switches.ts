@@ -24,9 +24,20 @@ export type RpcSwitches = Readonly<Record<ModuleName, ModuleSwitch>>;
 /** Off outside regtest unless configured: they hold keys, control mining, or cost a lot to serve. */
 const GUARDED = new Set<ModuleName>(['personal', 'evm', 'debug', 'trace', 'sco', 'mnr']);
 
-/** Regtest enables every module; testnet and mainnet leave the guarded ones off. */
-export function defaultSwitches(network: NetworkName): RpcSwitches {
-  const entries = MODULES.map((m) => [m, { enabled: network === 'regtest' || !GUARDED.has(m), enabledMethods: [], disabledMethods: [] }]);
+/** What a hosted endpoint serves unless the operator names more (docs/hardening.md "Hosted modules"). */
+const HOSTED_PUBLIC = new Set<ModuleName>(['eth', 'net', 'web3', 'rpc']);
+/** eth methods that sign with the node's keys: a hosted endpoint holds none. */
+const WALLET_METHODS = ['eth_sign', 'eth_sendTransaction'];
+
+/**
+ * Regtest enables every module; testnet and mainnet leave the guarded ones off; a hosted endpoint, on
+ * any network, serves only the public modules and eth without its wallet methods.
+ */
+export function defaultSwitches(network: NetworkName, hosted = false): RpcSwitches {
+  const entries = MODULES.map((m) => {
+    if (hosted) return [m, { enabled: HOSTED_PUBLIC.has(m), enabledMethods: [], disabledMethods: m === 'eth' ? WALLET_METHODS : [] }];
+    return [m, { enabled: network === 'regtest' || !GUARDED.has(m), enabledMethods: [], disabledMethods: [] }];
+  });
   return Object.fromEntries(entries) as RpcSwitches;
 }
 
@@ -71,9 +82,12 @@ export interface SwitchOverrides {
 
 export class SwitchError extends Error {}
 
-/** The network's defaults with the operator's overrides applied; SwitchError names what is wrong. */
-export function resolveSwitches(network: NetworkName, overrides: SwitchOverrides): RpcSwitches {
-  const out: Record<ModuleName, ModuleSwitch> = { ...defaultSwitches(network) };
+/**
+ * The network's (or a hosted endpoint's) defaults with the operator's overrides applied; SwitchError names
+ * what is wrong. (Naming personal for a hosted endpoint is refused by the configuration: src/config.ts.)
+ */
+export function resolveSwitches(network: NetworkName, overrides: SwitchOverrides, hosted = false): RpcSwitches {
+  const out: Record<ModuleName, ModuleSwitch> = { ...defaultSwitches(network, hosted) };
   if (overrides.file !== undefined) Object.assign(out, switchesFromFile(overrides.file));
   if (overrides.modules) {
     const on = new Set(overrides.modules.map((m) => moduleName(m, '--rpc-modules')));

@@ -8,9 +8,11 @@ import type { TxArgs } from './params.ts';
 /** Default gas of a node-built transaction (spec part 8). */
 export const DEFAULT_GAS = 90_000n;
 
-/** The pool's verdict: the hash, or -32010 with the reason. */
+/** The pool's verdict: the hash once the transaction is in the pool's journal, or -32010 with the reason. */
 export async function submitTx(deps: Pick<RpcDeps, 'txpool'>, tx: TypedTransaction): Promise<Hex> {
-  return (await deps.txpool.ask('tx.submit', { tx })).hash;
+  const { hash, journaled } = await deps.txpool.ask('tx.submit', { tx });
+  await journaled;
+  return hash;
 }
 
 /**
@@ -22,9 +24,24 @@ export async function unsignedTx(deps: Pick<RpcDeps, 'reader' | 'txpool' | 'pend
   if (!args.from) throw invalidParams(`invalid argument 0: ${method} needs 'from'`);
   const from = hex(args.from);
   const nonce = args.nonce ?? await deps.txpool.ask('pool.nextNonce', { sender: from });
-  const tx = createLegacyTx({
-    nonce, to: args.to, value: args.value ?? 0n, data: args.data, gasLimit: args.gas ?? DEFAULT_GAS,
-    gasPrice: args.gasPrice ?? (await deps.pending.get()).block.header.minimumGasPrice,
-  }, { common: deps.reader.common });
+  const gasLimit = args.gas ?? DEFAULT_GAS;
+  const gasPrice = args.gasPrice ?? (await deps.pending.get()).block.header.minimumGasPrice;
+  checkEncodable(nonce, gasLimit, gasPrice);
+  const tx = createLegacyTx({ nonce, to: args.to, value: args.value ?? 0n, data: args.data, gasLimit, gasPrice }, { common: deps.reader.common });
   return { from, tx };
+}
+
+const ARG = 'invalid argument 0 (transaction)';
+
+/**
+ * The bounds a transaction must keep to be built at all (EIP-2681: a nonce below 2^64 - 1; a 64-bit gas
+ * limit; gas × gas price within 256 bits, the most a balance can hold): beyond them it is a -32602
+ * naming the field, not a failure of the transaction library.
+ */
+function checkEncodable(nonce: bigint, gas: bigint, gasPrice: bigint): void {
+  if (nonce >= 2n ** 64n - 1n) throw invalidParams(`${ARG}.nonce: expected a nonce below 2^64 - 1, got 0x${nonce.toString(16)}`);
+  if (gas >= 2n ** 64n) throw invalidParams(`${ARG}.gas: expected a gas limit below 2^64, got 0x${gas.toString(16)}`);
+  if (gas * gasPrice >= 2n ** 256n) {
+    throw invalidParams(`${ARG}: gas × gasPrice (0x${gas.toString(16)} × 0x${gasPrice.toString(16)}) must be below 2^256`);
+  }
 }

@@ -9,6 +9,7 @@
  * 1008), so a slow reader cannot grow the node's memory.
  */
 import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { randomId, type LiveEvent } from '../actors/liveEvents.ts';
@@ -24,6 +25,7 @@ import { parseJson, replyJson } from './json.ts';
 import { method, type Methods } from './method.ts';
 import { text, type Param } from './params.ts';
 import { MAX_BODY_BYTES, RPC_PATH } from './server.ts';
+import { refusalOf } from './connections.ts';
 import { applySwitches, type RpcSwitches } from './switches.ts';
 
 export const MAX_SUBSCRIPTIONS = 100;
@@ -68,6 +70,8 @@ export class WsHub {
   #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '/').split('?')[0]!;
     const refuse = (status: string) => { socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`); };
+    const overCap = refusalOf(socket as Socket);
+    if (overCap) return refuse(overCap.status === 503 ? '503 Service Unavailable' : '429 Too Many Requests');
     if (!RPC_PATH.test(path)) return refuse('404 Not Found');
     const admitted = this.deps.gate?.admit(path);
     if (admitted && 'status' in admitted) return refuse(admitted.status === 401 ? '401 Unauthorized' : '403 Forbidden');

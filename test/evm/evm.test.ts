@@ -60,9 +60,29 @@ Evm('snapshot and revert restore balances, nonces and the head, and drop the poo
   assert.match(err.message, /unknown snapshot id 0x2: ids 0x1 to 0x1 exist/);
   assert.is(await call('evm_revert', ['0x1']), true);
   assert.equal(await view(), saved);
-  // A snapshot at or above the head changes nothing.
-  assert.is(await call('evm_revert', ['0x1']), true);
+  // A snapshot at or above the head changes nothing: there is nothing to undo.
+  assert.is(await call('evm_revert', ['0x1']), false);
   assert.equal(await view(), saved);
+});
+
+Evm('concurrent dev controls run one after the other: one revert wins, the others answer false', async () => {
+  await pay('0x5');
+  const id = await call<string>('evm_snapshot');
+  const saved = await view();
+  await pay('0x6');
+  await pay('0x7');
+  const reverts = await Promise.all([1, 2, 3].map(() => call('evm_revert', [id])));
+  assert.equal(reverts.sort(), [false, false, true]);
+  assert.equal(await view(), saved);
+
+  const number = BigInt(await call('eth_blockNumber'));
+  assert.equal(await Promise.all([1, 2, 3].map(() => call('evm_mine'))), [null, null, null]);
+  assert.is(BigInt(await call('eth_blockNumber')), number + 3n, 'each evm_mine mined its own block');
+
+  const mixed = await Promise.all([call('evm_reset'), call('evm_reset'), call('evm_snapshot'), call('evm_reset')]);
+  assert.equal(mixed, [null, null, '0x1', null], 'the snapshot taken between two resets gets the first id again');
+  assert.is(await call('eth_blockNumber'), '0x0');
+  assert.match((await fails('evm_revert', ['0x1'])).message, /no snapshot was taken/);
 });
 
 Evm('bad snapshot ids are -32602 and change nothing', async () => {
@@ -86,6 +106,9 @@ Evm('evm_mine mines on demand while mining is stopped; evm_increaseTime moves th
   const err = await fails('evm_increaseTime', ['soon']);
   assert.is(err.code, -32602);
   assert.match(err.message, /invalid number of seconds "soon"/);
+  const tooFar = await fails('evm_increaseTime', ['0xffffffffffffffff']);
+  assert.is(tooFar.code, -32602);
+  assert.match(tooFar.message, /invalid number of seconds 0xffffffffffffffff: the next block's time would pass 2\^32 - 1 .*the offset is 0x1c20/);
 
   const beforeMs = Date.now();
   assert.is(await call('evm_mine'), null);
@@ -102,9 +125,7 @@ Evm('evm_mine mines on demand while mining is stopped; evm_increaseTime moves th
   const next = await call('eth_getBlockByNumber', ['latest', false]);
   assert.ok(BigInt(next.timestamp) >= BigInt(Math.floor(beforeMs / 1000)) + 7260n, `timestamp ${BigInt(next.timestamp)} carries both increases`);
   // Past 2^32 - 1 (the parent-chain header's time field) is refused, and the miner goes on.
-  const tooFar = await fails('evm_increaseTime', [2 ** 32]);
-  assert.is(tooFar.code, -32602);
-  assert.match(tooFar.message, /would pass 4294967295/);
+  assert.is((await fails('evm_increaseTime', [2 ** 32])).code, -32602);
   assert.is(await call('evm_mine'), null);
   assert.is(BigInt(await call('eth_blockNumber')), number + 3n);
   assert.is(await call('evm_startMining'), null);

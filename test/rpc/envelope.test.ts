@@ -168,6 +168,13 @@ Envelope('params given as an object are refused with -32602', async () => {
   assertError(json, -32602, 10);
 });
 
+Envelope('params that are neither an array nor an object make a bad envelope: -32600', async () => {
+  for (const params of ['0x1', 7, true, null]) {
+    const { json } = await send({ jsonrpc: '2.0', id: 11, method: 'eth_getBalance', params });
+    assertError(json, -32600, 11);
+  }
+});
+
 Envelope('an unknown method is -32601 naming the method', async () => {
   for (const method of ['eth_noSuchThing', 'shh_version', 'toString', '__proto__', 'constructor', 'hasOwnProperty']) {
     const { status, json } = await send(req(11, method));

@@ -10,6 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, parseConfig } from '../../src/config.ts';
 import { HostedGate, loadApiKeys } from '../../src/rpc/hosted.ts';
+import { defaultSwitches, isCallable } from '../../src/rpc/switches.ts';
 import { startTestNode, tempDir, type TestNode } from '../helpers/node.ts';
 import { post, waitUntil } from '../helpers/rpc.ts';
 
@@ -45,18 +46,13 @@ Hosted('no key: HTTP 401; an unknown key: HTTP 403; both with a JSON-RPC error t
   assert.is((await at(`/${OTHER_KEY}/`, 'eth_chainId')).json.result, '0x21');
 });
 
-Hosted('the node holds no keys: eth_accounts [], signing methods and personal_* refuse; raw transactions work', async () => {
+Hosted('the node holds no keys: eth_accounts [], signing methods and personal_* are not served; raw transactions work', async () => {
   assert.equal((await at(`/${KEY}`, 'eth_accounts')).json.result, []);
   const dev = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';
-  for (const [method, params] of [['eth_sign', [dev, '0x00']], ['eth_sendTransaction', [{ from: dev, to: dev }]]] as const) {
+  for (const [method, params] of [['eth_sign', [dev, '0x00']], ['eth_sendTransaction', [{ from: dev, to: dev }]], ['personal_newAccount', []], ['personal_unlockAccount', []]] as const) {
     const { json } = await at(`/${KEY}`, method, [...params]);
-    assert.is(json.error.code, -32602, method);
-    assert.match(json.error.message, /Local wallet is disabled in this node.*eth_sendRawTransaction/);
-  }
-  for (const method of ['personal_newAccount', 'personal_listAccounts', 'personal_unlockAccount']) {
-    const { json } = await at(`/${KEY}`, method, []);
-    assert.is(json.error.code, -32604, method);
-    assert.match(json.error.message, /wallet feature is disabled/);
+    assert.is(json.error.code, -32601, method);
+    assert.match(json.error.message, /does not exist\/is not available/);
   }
   assert.equal((await at(`/${KEY}`, 'eth_pendingTransactions')).json.result, []);
   const wallet = new ethers.Wallet('0x88fcad7d65de4bf854b88191df9bf38648545e7e5ea367dff6e025b06a28244d');
@@ -64,6 +60,37 @@ Hosted('the node holds no keys: eth_accounts [], signing methods and personal_* 
   const sent = await at(`/${KEY}`, 'eth_sendRawTransaction', [raw]);
   const receipt = await waitUntil(async () => (await at(`/${KEY}`, 'eth_getTransactionReceipt', [sent.json.result])).json.result, { what: 'the receipt' });
   assert.is(receipt.status, '0x1');
+});
+
+Hosted('by default only eth, net, web3 and rpc are served, on every network, and rpc_modules says exactly that', async () => {
+  assert.equal((await at(`/${KEY}`, 'rpc_modules')).json.result, { web3: '1.0', net: '1.0', eth: '1.0', rpc: '1.0' });
+  const before = (await at(`/${KEY}`, 'eth_blockNumber')).json.result;
+  for (const [method, params] of [
+    ['evm_reset', []], ['evm_snapshot', []], ['sco_banAddress', ['127.0.0.2']], ['debug_traceBlockByNumber', ['latest']],
+    ['trace_block', ['latest']], ['mnr_getWork', []], ['txpool_content', []], ['chain_getRawBlockHeaderByNumber', ['latest']],
+  ] as const) {
+    const { json } = await at(`/${KEY}`, method, [...params]);
+    assert.is(json.error?.code, -32601, method);
+    assert.match(json.error.message, /module is disabled/, method);
+  }
+  assert.is((await at(`/${KEY}`, 'eth_blockNumber')).json.result, before, 'evm_reset changed nothing');
+  for (const network of ['regtest', 'testnet', 'mainnet'] as const) {
+    const s = defaultSwitches(network, true);
+    assert.equal(Object.entries(s).filter(([, v]) => v.enabled).map(([m]) => m).sort(), ['eth', 'net', 'rpc', 'web3'], network);
+  }
+});
+
+Hosted('other modules only when named; personal never', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'keys');
+  writeFileSync(file, `${KEY}\n`);
+  const named = parseConfig(['--hosted', '--api-keys', file, '--rpc-modules', 'eth,net,web3,rpc,debug', '--rpc-enable-methods', 'txpool_status']);
+  assert.ok(isCallable(named.rpcModules!, 'debug_traceTransaction') && isCallable(named.rpcModules!, 'txpool_status'));
+  assert.not.ok(isCallable(named.rpcModules!, 'txpool_content') || isCallable(named.rpcModules!, 'eth_sign'));
+  writeFileSync(join(dir, 'rpc.json'), JSON.stringify({ modules: { personal: { enabled: true } } }));
+  for (const argv of [['--rpc-modules', 'eth,personal'], ['--rpc-enable-methods', 'personal_newAccount'], ['--rpc-config', join(dir, 'rpc.json')]]) {
+    assert.throws(() => parseConfig(['--hosted', '--api-keys', file, ...argv]), (e: Error) => e instanceof ConfigError && /cannot serve the personal module/.test(e.message), argv.join(' '));
+  }
 });
 
 Hosted('the rate limit: a key past its allowance gets HTTP 429 with -32005 and Retry-After; other keys are unaffected', async () => {

@@ -70,10 +70,7 @@ interface MinerState {
   nextTimestamp: bigint | undefined;
 }
 
-/** Block timestamps must fit the parent-chain header's 32-bit time field (docs/rpc-compatibility.md "Time"). */
-export const MAX_TIMESTAMP = 2n ** 32n - 1n;
 const nowSec = () => BigInt(Math.floor(Date.now() / 1000));
-const badTime = (message: string) => new NodeError('INVALID_PARAMS', message);
 
 const remember = <V>(map: Map<Hex, V>, key: Hex, value: V, limit: number) => {
   map.set(key, value);
@@ -81,6 +78,9 @@ const remember = <V>(map: Map<Hex, V>, key: Hex, value: V, limit: number) => {
 };
 
 const rejected = (message: string) => new NodeError('MM_SUBMIT_REJECTED', message);
+
+/** The built-in client's parent header carries the block's time in 32 bits: no later block can be sealed. */
+const LATEST_PARENT_TIME = 2n ** 32n - 1n;
 
 export function minerBehavior(
   opts: MinerOptions,
@@ -201,6 +201,8 @@ export function minerBehavior(
         blockTimeMs: opts.blockTimeMs, timeOffsetSec: 0n, nextTimestamp: undefined,
       };
       setMode(s, opts.mode);
+      // The pool may start with transactions (its journal's): automine does not wait for the next one.
+      if (s.mode === 'auto') scheduleAuto(s);
       return s;
     },
     async onTell(s, msg) {
@@ -290,11 +292,11 @@ export function minerBehavior(
         return [s, s.mode];
       },
       'time.increase': (s, { seconds }) => {
+        if (seconds > 0n && nowSec() + s.timeOffsetSec + seconds > LATEST_PARENT_TIME) {
+          throw new NodeError('INVALID_PARAMS', `invalid number of seconds 0x${seconds.toString(16)}: the next block's time would pass `
+            + `2^32 - 1 (February 2106), the latest a parent-chain header carries (the offset is 0x${s.timeOffsetSec.toString(16)})`);
+        }
         if (seconds > 0n) {
-          const latest = nowSec() + s.timeOffsetSec + seconds;
-          if (latest > MAX_TIMESTAMP) {
-            throw badTime(`invalid number of seconds ${seconds}: block timestamps would pass ${MAX_TIMESTAMP} (the parent-chain header's 32-bit time)`);
-          }
           s.timeOffsetSec += seconds;
           s.stale = true;
         }
@@ -302,8 +304,8 @@ export function minerBehavior(
       },
       'time.setNext': (s, { timestamp }) => {
         const parent = reader.head().header.timestamp;
-        if (timestamp <= parent || timestamp > MAX_TIMESTAMP) {
-          throw badTime(`invalid timestamp ${timestamp}: the next block's must be above the latest block's (${parent}) and at most ${MAX_TIMESTAMP}`);
+        if (timestamp <= parent || timestamp > LATEST_PARENT_TIME) {
+          throw new NodeError('INVALID_PARAMS', `invalid timestamp ${timestamp}: the next block's must be above the latest block's (${parent}) and at most 2^32 - 1 (February 2106)`);
         }
         s.nextTimestamp = timestamp;
         s.stale = true;

@@ -11,10 +11,12 @@ import type { Block } from '../../chain/block.ts';
 import type { Hex } from '../../chain/bytes.ts';
 import type { ChainView, HeadInfo } from '../../chain/reader.ts';
 import type { HeadChange } from '../../chain/writer.ts';
+import { txBytes, txFromBytes } from '../../chain/txEncoding.ts';
 import { isDeepEnough, isTooOld, lifecycleState, transactionMachine, type DropReason, type TxMachineEvent } from '../../machines/transaction.machine.ts';
 import type { NodeEvent } from '../events.ts';
 import type { ActorRef, Behavior, EventBus } from '../kernel/index.ts';
 import { PoolBook } from './book.ts';
+import type { TxJournal } from './journal.ts';
 import { inclusionOrder } from './order.ts';
 import type { PoolTx, TxPoolProtocol } from './protocol.ts';
 import { admissionProblem, DEFAULT_TXPOOL_OPTIONS, gasPriceOf, TxRefusedError, type TxPoolOptions } from './rules.ts';
@@ -32,6 +34,8 @@ interface PoolState {
   readonly included: Map<Hex, Entry>;
   /** No live entry arrived (or returned) before this height: `advance` scans the book only once one may be too old. */
   oldestArrival: bigint;
+  /** Admitting the journal's transactions at start: they are not appended to it again. */
+  restoring: boolean;
 }
 
 export interface TxPoolDeps {
@@ -40,13 +44,15 @@ export interface TxPoolDeps {
   readonly self: () => ActorRef<TxPoolProtocol>;
   /** The machines' clock (tests pass a SimulatedClock). */
   readonly clock?: Clock;
+  /** Where admitted transactions are kept across restarts; none: the pool lives in memory only. */
+  readonly journal?: TxJournal;
 }
 
 const stateOf = (e: Entry) => lifecycleState(e.machine.getSnapshot().value);
 const senderOf = (tx: TypedTransaction) => bytesToHex(tx.getSenderAddress().bytes) as Hex;
 
 export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_TXPOOL_OPTIONS): Behavior<TxPoolProtocol, PoolState> {
-  const { reader, bus } = deps;
+  const { reader, bus, journal } = deps;
   const clock = deps.clock ?? UNREF_CLOCK;
 
   const account = async (s: PoolState, sender: Hex) => {
@@ -70,10 +76,16 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     return machine.start();
   }
 
-  /** Takes a live entry out of the pool, then tells its machine why (so its end is never mistaken for expiry). */
+  /** Takes a live entry out of the pool (and the journal), then tells its machine why (so its end is never mistaken for expiry). */
   function finish(s: PoolState, e: Entry, event: TxMachineEvent) {
-    s.book.remove(e);
+    leave(s, e);
     e.machine.send(event);
+  }
+
+  /** Takes an entry that was not mined out of the book and the journal. */
+  function leave(s: PoolState, e: Entry) {
+    s.book.remove(e);
+    if (!s.restoring) journal?.forget(e.data.hash);
   }
 
   /**
@@ -112,18 +124,37 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     return promoted;
   }
 
-  /** Puts an entry in the book, keeping `oldestArrival` a lower bound. */
-  function enter(s: PoolState, e: Entry) {
+  /** Puts an entry in the book (and the journal), keeping `oldestArrival` a lower bound; resolves once journaled. */
+  function enter(s: PoolState, e: Entry): Promise<void> | undefined {
     s.book.add(e);
+    const journaled = s.restoring ? undefined : journal?.append(txBytes(e.data.tx));
     const at = e.machine.getSnapshot().context.receivedAtBlock;
     if (at < s.oldestArrival) s.oldestArrival = at;
+    return journaled;
+  }
+
+  /** Rewrites the journal when mostly dead (mined, dropped, replaced transactions). */
+  const compactJournal = (s: PoolState) => journal?.compact(() => liveBytes(s), s.book.size);
+  const liveBytes = (s: PoolState) => [...s.book.entries()].sort((a, b) => (a.data.nonce < b.data.nonce ? -1 : 1)).map((e) => txBytes(e.data.tx));
+
+  /** Admits the journal's transactions again (those no longer valid stay out), then keeps only the admitted ones in it. */
+  async function restore(s: PoolState) {
+    if (!journal) return;
+    s.restoring = true;
+    for (const raw of journal.read()) {
+      try {
+        await admit(s, txFromBytes(raw, reader.common));
+      } catch { /* mined, replaced or no longer valid meanwhile */ }
+    }
+    s.restoring = false;
+    journal.rewrite(liveBytes(s));
   }
 
   const announce = (entries: readonly Entry[]) => {
     for (const e of entries) if (stateOf(e) === 'pending') bus.publish({ type: 'pool.txAdded', tx: e.data.tx, pending: true });
   };
 
-  async function admit(s: PoolState, tx: TypedTransaction): Promise<{ hash: Hex; pending: boolean }> {
+  async function admit(s: PoolState, tx: TypedTransaction): Promise<{ hash: Hex; pending: boolean; journaled?: Promise<void> }> {
     const hash = bytesToHex(tx.hash()) as Hex;
     const known = s.book.get(hash);
     if (known) throw new TxRefusedError('known', `${stateOf(known)} transaction with same hash already exists`);
@@ -156,13 +187,13 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       removed(existing);
     }
     const entry: Entry = { data: Object.freeze({ tx, hash, sender, nonce: tx.nonce, gasPrice, receivedAtMs: Date.now() }), machine };
-    enter(s, entry);
+    const journaled = enter(s, entry);
     const pending = tx.nonce < s.book.firstGap(sender, acct.nonce);
     machine.send({ type: 'tx.validated', executable: pending });
     bus.publish({ type: 'pool.txAdded', tx, pending });
     // Filling a gap can make the nonces after it executable.
     if (pending && s.book.at(sender, tx.nonce + 1n)) announce(await settle(s, sender));
-    return { hash, pending };
+    return journaled ? { hash, pending, journaled } : { hash, pending };
   }
 
   /**
@@ -196,6 +227,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
   /** A rewind (evm_revert, evm_reset) discards the pool: nothing returns, nothing waits. */
   function clear(s: PoolState) {
     for (const e of [...s.book.entries()]) drop(s, e, 'cleared', 'the chain was rewound');
+    journal?.rewrite([]);
     for (const e of s.included.values()) e.machine.send({ type: 'tx.dropped', reason: 'cleared', detail: 'the chain was rewound' });
     s.included.clear();
   }
@@ -251,7 +283,12 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
   const byState = (s: PoolState, state: 'pending' | 'queued') => [...s.book.entries()].filter((e) => stateOf(e) === state);
 
   return {
-    init: () => { const head = reader.head(); return { head, book: new PoolBook<Entry>(), included: new Map(), oldestArrival: head.number }; },
+    async init() {
+      const head = reader.head();
+      const s: PoolState = { head, book: new PoolBook<Entry>(), included: new Map(), oldestArrival: head.number, restoring: false };
+      await restore(s);
+      return s;
+    },
     async onTell(s, msg) {
       switch (msg.type) {
         case 'chain.headChanged':
@@ -268,12 +305,13 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
         case 'tx.expired': {
           const e = s.book.get(msg.hash);
           if (!e || e.machine.getSnapshot().status !== 'done') break;
-          s.book.remove(e);
+          leave(s, e);
           removed(e);
           announce(await settle(s, e.data.sender));
           break;
         }
       }
+      compactJournal(s);
       return s;
     },
     onAsk: {
@@ -293,6 +331,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       'pool.list': (s) => [s, { pending: byState(s, 'pending').map((e) => e.data), queued: byState(s, 'queued').map((e) => e.data) }],
     },
     onStop(s) {
+      journal?.close();
       for (const e of s.book.entries()) e.machine.stop();
       for (const e of s.included.values()) e.machine.stop();
     },

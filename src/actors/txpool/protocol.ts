@@ -27,8 +27,11 @@ export type TxPoolProtocol = {
     /** From a transaction's own machine: its age timer fired and it is done. */
     | { type: 'tx.expired'; hash: Hex };
   ask: {
-    /** Validates and admits a transaction; rejects with NodeError TX_REJECTED and the reason. */
-    'tx.submit': { req: { tx: TypedTransaction }; res: { hash: Hex; pending: boolean } };
+    /**
+     * Validates and admits a transaction; rejects with NodeError TX_REJECTED and the reason.
+     * `journaled` resolves once it is written to the journal (src/actors/txpool/journal.ts).
+     */
+    'tx.submit': { req: { tx: TypedTransaction }; res: { hash: Hex; pending: boolean; journaled?: Promise<void> } };
     /** Executable transactions, nonce order per sender, highest gas price first across senders. */
     'pool.executable': { req: { maxGas: bigint }; res: TypedTransaction[] };
     /** Next nonce for a sender counting its pending transactions. */

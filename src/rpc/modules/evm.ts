@@ -52,6 +52,19 @@ const mineOptions: Param<bigint | undefined> = (raw, name) => {
 /** Mining a block can take the built-in client a moment. */
 const MINE_TIMEOUT_MS = 60_000;
 
+/**
+ * One owner for the dev controls: each call runs after the previous one finished, in arrival order, so
+ * concurrent calls see each other's effects (docs/hardening.md "Developer controls").
+ */
+function inOrder() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(run: () => Promise<T> | T): Promise<T> => {
+    const next = last.then(run);
+    last = next.catch(() => undefined);
+    return next;
+  };
+}
+
 /** Why the developer controls are off, or undefined where they are served. */
 export const devControlsOff = (network: string, hosted: boolean): string | undefined =>
   network !== 'regtest' ? `developer controls are served on regtest only, this node runs ${network}`
@@ -64,46 +77,49 @@ export const evmModuleOff = (deps: Parameters<typeof evmModule>[0], why: string)
 export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => {
   /** Saved head numbers; a snapshot's id is its position + 1. In memory, as the reference keeps them. */
   const snapshots: bigint[] = [];
-  /** Moves the head back (dropping the pool); a saved height at or above the head changes nothing. */
+  const serial = inOrder();
+  /** Moves the head back (dropping the pool); false when the head is at or below `number` already. */
   const rewindTo = async (number: bigint) => {
-    if (number < deps.reader.head().number) await deps.chain.ask('head.rewind', { number }, MINE_TIMEOUT_MS);
+    if (number >= deps.reader.head().number) return false;
+    await deps.chain.ask('head.rewind', { number }, MINE_TIMEOUT_MS);
+    return true;
   };
 
   const mine = async (at?: bigint) => {
     if (at !== undefined) await deps.miner.ask('time.setNext', { timestamp: at });
     await deps.miner.ask('mine.now', {}, MINE_TIMEOUT_MS);
   };
-  const reset = async () => {
+  const reset = () => serial(async () => {
     await rewindTo(0n);
     snapshots.length = 0;
     await deps.miner.ask('time.reset', {});
     return null;
-  };
+  });
   const getAutomine = async () => (await deps.miner.ask('mining.status', {})).mode === 'auto';
-  const setAutomine = method([['enabled', bool]], async ([on]) => {
+  const setAutomine = method([['enabled', bool]], ([on]) => serial(async () => {
     const { mode } = await deps.miner.ask('mining.status', {});
     if (on || mode === 'auto') await deps.miner.ask('mining.mode', { mode: on ? 'auto' : 'off' });
     return null;
-  });
+  }));
   /** 0 stops interval mining (Hardhat); any other value mines a block every that many milliseconds. */
-  const setIntervalMining = method([['interval', milliseconds]], async ([ms]) => {
+  const setIntervalMining = method([['interval', milliseconds]], ([ms]) => serial(async () => {
     if (ms > 0n) await deps.miner.ask('mining.mode', { mode: 'interval', blockTimeMs: Number(ms) });
     else if ((await deps.miner.ask('mining.status', {})).mode === 'interval') await deps.miner.ask('mining.mode', { mode: 'off' });
     return null;
-  });
-  const increaseTime = method([['seconds', seconds]], async ([s]) => quantity(await deps.miner.ask('time.increase', { seconds: s })));
-  const setNextBlockTimestamp = method([['timestamp', timestamp]], async ([t]) => deps.miner.ask('time.setNext', { timestamp: t }));
+  }));
+  const increaseTime = method([['seconds', seconds]], ([s]) => serial(async () => quantity(await deps.miner.ask('time.increase', { seconds: s }))));
+  const setNextBlockTimestamp = method([['timestamp', timestamp]], ([t]) => serial(() => deps.miner.ask('time.setNext', { timestamp: t })));
   /** hardhat_mine / anvil_mine [blocks = 1, interval = 1 s]: blocks `interval` seconds apart. */
-  const mineBlocks = method([['blocks', optional(blockCount, 1n)], ['interval', optional(timestamp, 1n)]], async ([blocks, interval]) => {
+  const mineBlocks = method([['blocks', optional(blockCount, 1n)], ['interval', optional(timestamp, 1n)]], ([blocks, interval]) => serial(async () => {
     for (let i = 0n; i < blocks; i++) await mine(i === 0n ? undefined : deps.reader.head().header.timestamp + (interval > 0n ? interval : 1n));
     return null;
-  });
+  }));
   const noArgs = <T>(handler: () => T) => method([], handler);
   /** Applies an edit in a block of its own, so it shows at `latest` at once (docs/rpc-compatibility.md "Developer controls"). */
-  const applyEdit = async (edit: StateEdit) => {
+  const applyEdit = (edit: StateEdit) => serial(async () => {
     await deps.miner.ask('state.edit', { edits: [edit] }, MINE_TIMEOUT_MS);
     return true;
-  };
+  });
   const setBalance = method([['address', address], ['balance', quantityParam]], ([a, balance]) => applyEdit({ address: a, balance }));
   const setNonce = method([['address', address], ['nonce', quantityParam]], ([a, nonce]) => applyEdit({ address: a, nonce }));
   const setCode = method([['address', address], ['code', data]], ([a, code]) => applyEdit({ address: a, code }));
@@ -111,34 +127,37 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
     applyEdit({ address: a, storage: [setLengthLeft(bigIntToBytes(slot), 32), value] }));
 
   return {
-    evm_snapshot: method([], () => {
+    evm_snapshot: method([], () => serial(() => {
       snapshots.push(deps.reader.head().number);
       return quantity(snapshots.length);
-    }),
-    /** Back to the snapshot's head; later snapshots are discarded, this one stays usable. */
-    evm_revert: method([['id', snapshotId]], async ([id]) => {
+    })),
+    /**
+     * Back to the snapshot's head; later snapshots are discarded, this one stays usable. `false` when
+     * there is nothing to undo (of concurrent reverts to one snapshot, the first wins).
+     */
+    evm_revert: method([['id', snapshotId]], ([id]) => serial(async () => {
       if (id < 1n || id > BigInt(snapshots.length)) {
         const known = snapshots.length ? `ids 0x1 to ${quantity(snapshots.length)} exist` : 'no snapshot was taken';
         throw invalidParams(`unknown snapshot id ${quantity(id < 0n ? 0n : id)}: ${known}`);
       }
-      await rewindTo(snapshots[Number(id) - 1]!);
+      const reverted = await rewindTo(snapshots[Number(id) - 1]!);
       snapshots.length = Number(id);
-      return true;
-    }),
+      return reverted;
+    })),
     evm_reset: noArgs(reset),
     /** Optionally at a given timestamp (Hardhat: a number; Anvil: {timestamp}). */
-    evm_mine: method([['timestamp', optional(mineOptions, undefined)]], async ([at]) => {
+    evm_mine: method([['timestamp', optional(mineOptions, undefined)]], ([at]) => serial(async () => {
       await mine(at);
       return null;
-    }),
-    evm_startMining: method([], async () => {
+    })),
+    evm_startMining: method([], () => serial(async () => {
       await deps.miner.ask('mining.set', { on: true });
       return null;
-    }),
-    evm_stopMining: method([], async () => {
+    })),
+    evm_stopMining: method([], () => serial(async () => {
       await deps.miner.ask('mining.set', { on: false });
       return null;
-    }),
+    })),
     evm_increaseTime: increaseTime,
     evm_setNextBlockTimestamp: setNextBlockTimestamp,
     evm_setAutomine: setAutomine,
