@@ -236,7 +236,10 @@ Dev('developer controls answer -32601 with the reason on other networks and in h
     await testnet.stop();
   }
   const key = 'k'.repeat(20);
-  const hosted = await startTestNode({ hosted: { apiKeys: new Set([key]), requestsPerMinute: 600 } });
+  // A hosted endpoint leaves the evm module off by default; switched on, the controls still say why they are off.
+  const hosted = await startTestNode({
+    hosted: { apiKeys: new Set([key]), requestsPerMinute: 600 }, rpcModules: resolveSwitches('regtest', { modules: ['eth', 'evm'] }, true),
+  });
   try {
     const err = await rpcError(`${hosted.url}/${key}`, 'evm_setAutomine', [true]);
     assert.is(err.code, -32601);
