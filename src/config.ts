@@ -6,6 +6,7 @@ import { NETWORKS, type NetworkName } from './chain/networks.ts';
 import type { MiningMode } from './actors/miner/index.ts';
 import type { TxPoolOptions } from './actors/txpool/index.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from './rpc/hosted.ts';
+import type { RevertCode } from './rpc/revertCode.ts';
 import { resolveSwitches, type RpcSwitches } from './rpc/switches.ts';
 import { parseAnnounceAddress, parsePeerAddress } from './p2p/index.ts';
 import { ConfigError, ConfigExit } from './config/error.ts';
@@ -54,6 +55,8 @@ export interface NodeConfig {
   rpcWorkers?: number;
   rpcEvmTimeoutMs?: number;
   rpcGasCap?: bigint;
+  /** Error code of reverts in eth_call / eth_estimateGas: -32015 (spec, default) or 3 (geth, which viem decodes). */
+  rpcRevertCode?: RevertCode;
   /** The metrics and status page server (src/actors/monitor); undefined: off. */
   metrics?: { host: string; port: number };
   /** Process-wide: main.ts configures src/log.ts with it before starting the node. */
@@ -142,6 +145,7 @@ function resolve(o: Options, origin: (name: string) => string): NodeConfig {
     rpcWorkers: o['rpc-workers'],
     rpcEvmTimeoutMs: o['rpc-evm-timeout'],
     rpcGasCap: o['rpc-gas-cap'] === undefined ? undefined : BigInt(o['rpc-gas-cap']),
+    rpcRevertCode: o['rpc-revert-code'] as RevertCode,
     metrics: metricsPort === undefined ? undefined : { host: o['metrics-host'], port: metricsPort },
     log: { level: o['log-level'], format: o['log-format'] },
   };

@@ -30,6 +30,7 @@ import { ChainStore } from './chain/store.ts';
 import type { NodeConfig } from './config.ts';
 import { HostedGate } from './rpc/hosted.ts';
 import { withHostedRequirements } from './rpc/hostedParams.ts';
+import { devControlsOff } from './rpc/modules/evm.ts';
 import { buildMethods } from './rpc/modules/index.ts';
 import { PendingBlocks } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
@@ -111,7 +112,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   try {
     const chain = await start(spawnChain(reader, bus, onEscalate, (seconds, blocks) => metrics?.blocksImported(seconds, blocks)))
       .catch((err) => { throw storeError(err, config.dataDir); });
-    const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool }, join(config.dataDir, 'txpool.journal')));
+    const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool, minGasPriceTarget: config.minGasPrice }, join(config.dataDir, 'txpool.journal')));
     bus.subscribe(txpool.ref, (e) => (e.type === 'chain.headChanged' ? e : undefined));
     const miner = await start(spawnMiner({
       mode: config.mining, blockTimeMs: config.blockTimeMs, coinbase: config.coinbase, minGasPriceTarget: config.minGasPrice,
@@ -151,6 +152,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, replayer: new BlockReplayer(reader),
       gasCap, workers, wallet, pending: new PendingBlocks(reader, miner.ref),
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
+      revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);
     const served = gate ? withHostedRequirements(methods) : methods;

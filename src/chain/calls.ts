@@ -25,7 +25,12 @@ export interface CallRequest {
   readonly gas?: bigint;
   readonly gasPrice?: bigint;
   readonly accessList?: readonly [Uint8Array, readonly Uint8Array[]][];
+  /** Report the accounts and slots the call touched (eth_createAccessList). */
+  readonly reportAccessList?: boolean;
 }
+
+/** Touched accounts (unprefixed hex) and their touched slots, as the EVM journal reports them. */
+export type TouchedState = ReadonlyMap<string, ReadonlySet<string>>;
 
 export interface CallResult {
   readonly returnValue: Uint8Array;
@@ -34,6 +39,10 @@ export interface CallResult {
   /** Gas a transaction would be charged (intrinsic + execution, before refunds). */
   readonly gasUsed: bigint;
   readonly logs: readonly StoredLog[];
+  /** With `reportAccessList`: what the call touched, its own access list included. */
+  readonly touched?: TouchedState;
+  /** Precompile addresses (unprefixed hex), which an access list leaves out. */
+  readonly precompiles?: readonly string[];
 }
 
 interface PooledVm {
@@ -120,21 +129,28 @@ export class CallExecutor {
   async call(header: BlockHeader, req: CallRequest, gas: bigint): Promise<CallResult> {
     const intrinsic = this.intrinsicGas(req);
     if (gas < intrinsic) return { returnValue: new Uint8Array(), error: 'intrinsic gas too low', gasUsed: gas, logs: [] };
-    const r = (await this.run(header, req, gas - intrinsic)).execResult;
-    return { returnValue: r.returnValue, error: r.exceptionError?.error, gasUsed: intrinsic + r.executionGasUsed, logs: (r.logs ?? []) as StoredLog[] };
+    const { result, touched, precompiles } = await this.run(header, req, gas - intrinsic);
+    const r = result.execResult;
+    return {
+      returnValue: r.returnValue, error: r.exceptionError?.error, gasUsed: intrinsic + r.executionGasUsed, logs: (r.logs ?? []) as StoredLog[],
+      ...(touched ? { touched, precompiles } : {}),
+    };
   }
 
   /** The call traced by `tracer` (debug_traceCall); a gas limit below the intrinsic cost is the caller's error. */
   async trace<T>(header: BlockHeader, req: CallRequest, gas: bigint, tracer: TxTracer<T>): Promise<T> {
     const intrinsic = this.intrinsicGas(req);
     if (gas < intrinsic) throw new NodeError('INVALID_PARAMS', `intrinsic gas too low: the call needs ${intrinsic} gas before it runs, its gas is ${gas}`);
-    const res = await this.run(header, req, gas - intrinsic, tracer.listeners);
+    const res = (await this.run(header, req, gas - intrinsic, tracer.listeners)).result;
     // A call has no transaction and so no hash.
     const tx = { to: req.to && new Address(req.to), gasLimit: gas, hash: () => ZERO_HASH };
     return tracer.finish(tx, { execResult: res.execResult, totalGasSpent: intrinsic + res.execResult.executionGasUsed, createdAddress: res.createdAddress });
   }
 
-  private async run(header: BlockHeader, req: CallRequest, executionGas: bigint, listeners?: TraceListeners): Promise<EVMResult> {
+  /** The EVM's result, and with `reportAccessList` what the call touched. */
+  private async run(
+    header: BlockHeader, req: CallRequest, executionGas: bigint, listeners?: TraceListeners,
+  ): Promise<{ result: EVMResult } & Pick<CallResult, 'touched' | 'precompiles'>> {
     const entry = await this.acquire();
     const { vm } = entry;
     try {
@@ -147,9 +163,10 @@ export class CallExecutor {
       try {
         const caller = new Address(req.from ?? ZERO_ADDRESS);
         await warmLikeRunTx(vm, caller, req, header.coinbase);
+        if (req.reportAccessList) reportAccessList(vm, req);
         const detach = listeners && attach(vm.evm as EVM, listeners);
         try {
-          return await vm.evm.runCall({
+          const result = await vm.evm.runCall({
             caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
             gasLimit: executionGas, gasPrice: req.gasPrice ?? 0n,
             block: this.contextOf(header),
@@ -158,6 +175,8 @@ export class CallExecutor {
             if (err instanceof EVMError) return { execResult: { returnValue: new Uint8Array(), exceptionError: err, executionGasUsed: 0n, logs: [] } };
             throw err;
           });
+          const access = req.reportAccessList ? { touched: vm.evm.journal.accessList!, precompiles: [...vm.evm.precompiles.keys()] } : {};
+          return { result, ...access };
         } finally {
           detach?.();
         }
@@ -182,5 +201,16 @@ async function warmLikeRunTx(vm: VM, caller: Address, req: CallRequest, coinbase
   for (const [address, keys] of req.accessList ?? []) {
     journal.addAlwaysWarmAddress(unprefixed(address));
     for (const key of keys) journal.addAlwaysWarmSlot(unprefixed(address), unprefixed(key));
+  }
+}
+
+/** Starts the journal's report of touched state; the request's own access list counts as touched, as in runTx. */
+function reportAccessList(vm: VM, req: CallRequest): void {
+  const journal = vm.evm.journal;
+  journal.startReportingAccessList();
+  const unprefixed = (b: Uint8Array) => bytesToHex(b).slice(2);
+  for (const [address, keys] of req.accessList ?? []) {
+    journal.addAlwaysWarmAddress(unprefixed(address), true);
+    for (const key of keys) journal.addAlwaysWarmSlot(unprefixed(address), unprefixed(key), true);
   }
 }

@@ -131,8 +131,25 @@ export interface UncleReward {
   readonly number: bigint;
 }
 
-/** What executing a block needs beyond its transactions: the context, the fee floor, and the uncles to pay. */
-export type BlockExecutionContext = BlockContext & { readonly minimumGasPrice: bigint; readonly uncles?: readonly UncleReward[] };
+/**
+ * A development node's direct change to an account (hardhat_setBalance and the like), applied before a
+ * block's transactions. Only the node that builds the block knows of it (docs/rpc-compatibility.md
+ * "Developer controls"): such a block carries no transactions, and other nodes cannot verify it.
+ */
+export interface StateEdit {
+  readonly address: Uint8Array;
+  readonly balance?: bigint;
+  readonly nonce?: bigint;
+  readonly code?: Uint8Array;
+  readonly storage?: readonly [slot: Uint8Array, value: Uint8Array];
+}
+
+/** What executing a block needs beyond its transactions: the context, the fee floor, the uncles to pay, development edits. */
+export type BlockExecutionContext = BlockContext & {
+  readonly minimumGasPrice: bigint;
+  readonly uncles?: readonly UncleReward[];
+  readonly stateEdits?: readonly StateEdit[];
+};
 
 export function executionBlock(ctx: BlockContext, common: Common): EjsBlock {
   return createBlock(
@@ -284,6 +301,7 @@ async function runBlockTxs(
   // One checkpoint around the block, as runBlock takes: each transaction's own commit then stays in
   // the state caches, and the trie is written (and hashed) once per touched account, at the end.
   await sm.checkpoint();
+  for (const edit of ctx.stateEdits ?? []) await applyEdit(sm, edit);
   for (const tx of txs) {
     const price = (tx as { gasPrice: bigint }).gasPrice;
     const problem = tx.gasLimit > ctx.gasLimit - gasUsed
@@ -369,3 +387,13 @@ export async function orderedTrie(values: readonly Uint8Array[]): Promise<Merkle
 }
 
 export const addressOf = (bytes: Uint8Array): Address => new Address(bytes);
+
+async function applyEdit(sm: BatchedStateManager, edit: StateEdit): Promise<void> {
+  const address = new Address(edit.address);
+  const account = (await sm.getAccount(address)) ?? new Account();
+  if (edit.balance !== undefined) account.balance = edit.balance;
+  if (edit.nonce !== undefined) account.nonce = edit.nonce;
+  await sm.putAccount(address, account);
+  if (edit.code !== undefined) await sm.putCode(address, edit.code);
+  if (edit.storage) await sm.putStorage(address, edit.storage[0], edit.storage[1]);
+}

@@ -12,7 +12,7 @@ import {
 import { encodeBody, encodeReceipts, makeBlock, type Block } from './block.ts';
 import { EMPTY, ZERO_HASH, uintBytes } from './bytes.ts';
 import {
-  BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult, type StoredReceipt,
+  BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult, type StateEdit, type StoredReceipt,
 } from './execution.ts';
 import { EMPTY_UNCLES_HASH, encodeFullHeader, headerHash, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './header.ts';
 import { ensureLogIndex, indexedMarkerOp, logIndexOps } from './logIndex.ts';
@@ -76,6 +76,8 @@ export interface BuildRequest {
   readonly timestamp: bigint;
   readonly minimumGasPriceTarget: bigint;
   readonly extraData?: Uint8Array;
+  /** Development edits applied before the transactions (regtest developer controls only). */
+  readonly stateEdits?: readonly StateEdit[];
 }
 
 /** Uncle limits (node-behaviour.md §10). */
@@ -242,7 +244,7 @@ export class ChainWriter {
     const ctx = {
       number: p.number + 1n, timestamp, coinbase: req.coinbase, gasLimit: nextGasLimit(net, p.gasLimit),
       difficulty: nextDifficulty(net, p, timestamp, uncles.length), prevRandao: parent.hash,
-      minimumGasPrice: nextMinimumGasPrice(p.minimumGasPrice, req.minimumGasPriceTarget), uncles,
+      minimumGasPrice: nextMinimumGasPrice(p.minimumGasPrice, req.minimumGasPriceTarget), uncles, stateEdits: req.stateEdits,
     };
     const exec = await this.#runner.run(p.stateRoot, ctx, req.txs, 'build');
     const header: BlockHeader = Object.freeze({

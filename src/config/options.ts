@@ -75,6 +75,11 @@ export const OPTIONS = {
   'filter-timeout': positive('<s>', `remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})`),
   'rpc-workers': positive('<n>', `threads running eth_call, eth_estimateGas, debug_trace* and trace_* (default: the cores, ${DEFAULT_RPC_WORKER_OPTIONS.size} here)`),
   'rpc-evm-timeout': positive('<ms>', `deadline of one such request, waiting included (default ${DEFAULT_RPC_WORKER_OPTIONS.timeoutMs})`),
+  'rpc-revert-code': {
+    schema: z.union([z.literal(-32015), z.literal(3), z.enum(['-32015', '3']).transform(Number)]).default(-32015),
+    accepts: '-32015 or 3', arg: '<-32015|3>',
+    help: "error code of reverts in eth_call and eth_estimateGas (default -32015; 3 answers 'execution reverted: <reason>', which viem decodes; write --rpc-revert-code=-32015)",
+  },
   'rpc-gas-cap': {
     schema: z.union([z.number().int().positive().transform(String), z.string().regex(/^[1-9]\d{0,18}$/)]).optional(),
     accepts: 'a positive whole amount of gas', arg: '<gas>', help: `most gas one eth_call, eth_estimateGas or debug_traceCall may use (default ${DEFAULT_GAS_CAP})`,

@@ -7,10 +7,28 @@ import type { BlockHeader } from '../chain/header.ts';
 import type { ChainView } from '../chain/reader.ts';
 import { NodeError } from '../errors.ts';
 import type { EvmDeps } from './deps.ts';
-import type { BlockSelector } from './params.ts';
+import type { BlockSelector, BlockTag } from './params.ts';
 import type { PendingBlocks } from './pending.ts';
 
 export const isPending = (sel: BlockSelector): boolean => sel.kind === 'tag' && sel.tag === 'pending';
+
+/**
+ * Confirmations behind `safe` and `finalized` (docs/rpc-compatibility.md "Block tags"): proof-of-work blocks
+ * are never final, so these are depths at which a reorg is unlikely, not guarantees.
+ */
+export const SAFE_DEPTH = 6n;
+export const FINALIZED_DEPTH = 12n;
+
+/** The height a tag names on a chain whose head is at `head` (`pending` reads as the head here). */
+export function tagHeight(tag: BlockTag, head: bigint): bigint {
+  const below = (depth: bigint) => (head > depth ? head - depth : 0n);
+  switch (tag) {
+    case 'earliest': return 0n;
+    case 'safe': return below(SAFE_DEPTH);
+    case 'finalized': return below(FINALIZED_DEPTH);
+    default: return head;
+  }
+}
 
 /**
  * The block a selector names, or undefined when this node has no such block. `pending` names the
@@ -20,7 +38,8 @@ export async function findBlock(reader: ChainView, sel: BlockSelector, pending?:
   switch (sel.kind) {
     case 'tag':
       if (sel.tag === 'pending' && pending) return (await pending.get()).block;
-      return sel.tag === 'earliest' ? reader.canonicalBlock(0n) : reader.getBlock(reader.head().hash);
+      if (sel.tag === 'latest' || sel.tag === 'pending') return reader.getBlock(reader.head().hash);
+      return reader.canonicalBlock(tagHeight(sel.tag, reader.head().number));
     case 'number':
       return reader.canonicalBlock(sel.number);
     case 'hash': {

@@ -11,6 +11,7 @@ import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainView } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
 import type { PendingBlocks } from './pending.ts';
+import type { RevertCode } from './revertCode.ts';
 import type { RpcWorkerPool } from './workers/pool.ts';
 
 export interface RpcDeps {
@@ -36,6 +37,10 @@ export interface RpcDeps {
   readonly coinbase: Uint8Array;
   readonly peers: ActorRef<PeerManagerProtocol>;
   readonly sync: ActorRef<BlockSyncProtocol>;
+  /** Why evm_* and their hardhat_/anvil_ names are off (another network, hosted mode); undefined: served. */
+  readonly devControlsOff?: string;
+  /** The error code of reverts in eth_call / eth_estimateGas (`--rpc-revert-code`); undefined: -32015. */
+  readonly revertCode?: RevertCode;
 }
 
 /**

@@ -63,6 +63,8 @@ export function formatBlock(block: Block, totalDifficulty: bigint, fullTxs: bool
     hash: hex(block.hash),
     parentHash: hex(h.parentHash),
     nonce: hex(powHash.subarray(0, 8)),
+    // PREVRANDAO as the EVM saw it executing this block (src/chain/execution.ts): the parent's hash.
+    mixHash: hex(h.parentHash),
     sha3Uncles: hex(h.unclesHash),
     logsBloom: hex(h.logsBloom),
     transactionsRoot: hex(h.transactionsRoot),

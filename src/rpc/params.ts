@@ -53,14 +53,14 @@ export const index: Param<number> = (raw, name) => {
 export const bool: Param<boolean> = (raw, name) => (typeof raw === 'boolean' ? raw : fail(name, 'true or false', raw));
 export const text: Param<string> = (raw, name) => (typeof raw === 'string' ? raw : fail(name, 'a string', raw));
 
-export type BlockTag = 'latest' | 'earliest' | 'pending';
+export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 export type BlockSelector =
   | { kind: 'tag'; tag: BlockTag }
   | { kind: 'number'; number: bigint }
   | { kind: 'hash'; hash: Uint8Array; requireCanonical: boolean };
 
-const TAGS = new Set(['latest', 'earliest', 'pending']);
-const SELECTOR_EXPECTED = "a block number (hex), 'latest', 'earliest', 'pending'";
+const TAGS = new Set(['latest', 'earliest', 'pending', 'safe', 'finalized']);
+const SELECTOR_EXPECTED = "a block number (hex), 'latest', 'earliest', 'pending', 'safe', 'finalized'";
 
 /** Block number or tag (spec 2.1). */
 export const blockNumberOrTag: Param<BlockSelector> = (raw, name) => {

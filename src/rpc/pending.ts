@@ -27,6 +27,8 @@ export interface PendingBlock {
   readonly logs: readonly LogEntry[];
 }
 
+const ZERO_NONCE = '0x0000000000000000';
+
 /** Template building can execute a full block: allow it the miner's own build deadline. */
 const BUILD_TIMEOUT_MS = 30_000;
 
@@ -54,11 +56,15 @@ export class PendingBlocks {
   }
 }
 
-/** Spec 2.4: a pending block has no number, hash, nonce or logs bloom yet; its transactions no position. */
+/**
+ * A pending block has no hash yet (spec 2.4) and its transactions no position. Its number and logs bloom are
+ * given, and its unsealed nonce is zero bytes, where spec 2.4 has null: Foundry cannot parse a null there
+ * (docs/rpc-compatibility.md "The pending block").
+ */
 export function formatPendingBlock(p: PendingBlock, fullTxs: boolean) {
   return {
     ...formatBlock(p.block, p.totalDifficulty, false),
-    number: null, hash: null, nonce: null, logsBloom: null,
+    hash: null, nonce: ZERO_NONCE,
     transactions: p.block.txs.map((tx) => (fullTxs ? formatTx(tx, undefined) : hex(tx.hash()))),
   };
 }

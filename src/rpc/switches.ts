@@ -41,7 +41,12 @@ export function defaultSwitches(network: NetworkName, hosted = false): RpcSwitch
   return Object.fromEntries(entries) as RpcSwitches;
 }
 
-export const moduleOf = (methodName: string): string => methodName.slice(0, Math.max(methodName.indexOf('_'), 0));
+/** Hardhat's and Anvil's names of the developer controls belong to the evm module. */
+const MODULE_ALIASES: Record<string, ModuleName> = { hardhat: 'evm', anvil: 'evm' };
+export const moduleOf = (methodName: string): string => {
+  const prefix = methodName.slice(0, Math.max(methodName.indexOf('_'), 0));
+  return MODULE_ALIASES[prefix] ?? prefix;
+};
 
 export function isCallable(switches: RpcSwitches, methodName: string): boolean {
   const s = switches[moduleOf(methodName) as ModuleName] as ModuleSwitch | undefined;

@@ -17,15 +17,15 @@ export async function submitTx(deps: Pick<RpcDeps, 'txpool'>, tx: TypedTransacti
 
 /**
  * An unsigned legacy transaction from call-style arguments. Defaults (rpc-methods.md §8): the
- * sender's pending nonce, gas 90,000, the head's minimum gas price (so it is never refused as
- * underpriced), value 0.
+ * sender's pending nonce, gas 90,000, the next block's minimum gas price (the pending block's, which
+ * admission checks: so it is never refused as underpriced), value 0.
  */
-export async function unsignedTx(deps: Pick<RpcDeps, 'reader' | 'txpool'>, args: TxArgs, method: string): Promise<{ from: Hex; tx: LegacyTx }> {
+export async function unsignedTx(deps: Pick<RpcDeps, 'reader' | 'txpool' | 'pending'>, args: TxArgs, method: string): Promise<{ from: Hex; tx: LegacyTx }> {
   if (!args.from) throw invalidParams(`missing argument 0 (transaction).from: ${method} needs the account that signs (spec 4.3)`);
   const from = hex(args.from);
   const nonce = args.nonce ?? await deps.txpool.ask('pool.nextNonce', { sender: from });
   const gasLimit = args.gas ?? DEFAULT_GAS;
-  const gasPrice = args.gasPrice ?? deps.reader.head().header.minimumGasPrice;
+  const gasPrice = args.gasPrice ?? (await deps.pending.get()).block.header.minimumGasPrice;
   checkEncodable(nonce, gasLimit, gasPrice);
   const tx = createLegacyTx({ nonce, to: args.to, value: args.value ?? 0n, data: args.data, gasLimit, gasPrice }, { common: deps.reader.common });
   return { from, tx };

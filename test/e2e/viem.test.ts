@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  BaseError, createPublicClient, createWalletClient, decodeErrorResult, decodeEventLog, defineChain, http, RpcRequestError,
+  BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, decodeErrorResult, decodeEventLog, defineChain, http, RpcRequestError,
   parseEther, type Address, type Hex, type PublicClient, type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -231,6 +231,34 @@ Viem('blockInfo() sees chain id 33 and the context of the block it runs at', asy
   assert.is(time, block.timestamp);
   assert.is(miner.toLowerCase(), block.miner.toLowerCase());
   assert.is(miner.toLowerCase(), '0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d');
+});
+
+Viem('with --rpc-revert-code 3, simulateContract decodes the reason string and the custom error itself', async () => {
+  const geth = await startTestNode({ rpcRevertCode: 3 });
+  try {
+    const chain = { ...wallet.chain!, rpcUrls: { default: { http: [geth.url] } } };
+    const client = createPublicClient({ chain, transport: http(geth.url), cacheTime: 0 });
+    const writer = createWalletClient({ chain, transport: http(geth.url), account, pollingInterval: 50, cacheTime: 0 });
+    const hash = await writer.deployContract({ abi, bytecode, args: [1n], account, chain });
+    const { contractAddress } = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 20_000 });
+    const revertOfSimulation = async (functionName: 'set' | 'fail', arg: bigint) => {
+      try {
+        await client.simulateContract({ address: contractAddress!, abi, functionName, args: [arg], account });
+      } catch (err) {
+        const reverted = (err as BaseError).walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
+        assert.ok(reverted, `expected viem's ContractFunctionRevertedError in: ${(err as Error).message}`);
+        return reverted!;
+      }
+      throw new Error(`${functionName}(${arg}) was expected to revert`);
+    };
+    const reason = await revertOfSimulation('set', 13n);
+    assert.is(reason.reason, 'unlucky number');
+    const custom = await revertOfSimulation('fail', 5n);
+    assert.is(custom.data?.errorName, 'Custom');
+    assert.equal(custom.data?.args, [5n]);
+  } finally {
+    await geth.stop();
+  }
 });
 
 Viem.run();

@@ -117,16 +117,26 @@ Evm('evm_mine mines on demand while mining is stopped; evm_increaseTime moves th
   assert.is(receipt.status, '0x1');
   const block = await call('eth_getBlockByNumber', ['latest', false]);
   assert.ok(BigInt(block.timestamp) >= BigInt(Math.floor(beforeMs / 1000)) + 7200n, `timestamp ${BigInt(block.timestamp)} carries the offset`);
-  assert.is(await call('evm_increaseTime', ['0x0']), '0x0', 'the offset applied to that block and is cleared');
+  // A running offset (as Hardhat and Anvil): the next increase adds to it, even while blocks sit at parent + 1.
+  assert.is(await call('evm_increaseTime', ['0x0']), '0x1c20', 'the offset stays after a block');
+  assert.is(await call('evm_increaseTime', [60]), '0x1c5c');
   assert.is(await call('evm_mine'), null);
   assert.is(BigInt(await call('eth_blockNumber')), number + 2n, 'an empty block too');
+  const next = await call('eth_getBlockByNumber', ['latest', false]);
+  assert.ok(BigInt(next.timestamp) >= BigInt(Math.floor(beforeMs / 1000)) + 7260n, `timestamp ${BigInt(next.timestamp)} carries both increases`);
+  // Past 2^32 - 1 (the parent-chain header's time field) is refused, and the miner goes on.
+  assert.is((await fails('evm_increaseTime', [2 ** 32])).code, -32602);
+  assert.is(await call('evm_mine'), null);
+  assert.is(BigInt(await call('eth_blockNumber')), number + 3n);
   assert.is(await call('evm_startMining'), null);
 });
 
-Evm('evm_reset goes back to genesis and clears the snapshots', async () => {
+Evm('evm_reset goes back to genesis and clears the snapshots and the time offset', async () => {
   await pay('0x3');
   await call('evm_snapshot');
+  await call('evm_increaseTime', [100]);
   assert.is(await call('evm_reset'), null);
+  assert.is(await call('evm_increaseTime', [0]), '0x0');
   assert.is(await call('eth_blockNumber'), '0x0');
   assert.is(await call('eth_getBalance', [TO, 'latest']), '0x0');
   assert.is(await call('eth_getTransactionCount', [DEV, 'latest']), '0x0');

@@ -130,7 +130,7 @@ Filters('bad filter objects are -32602 and leave every installed filter working'
     [[{ topics: [[A, '0x01']] }], /topics\[0\]\[1\]: expected a 32-byte hash/],
     [[{ topics: [A, A, A, A, A] }], /at most 4 topic positions/],
     [[{ fromBlock: '0x9', toBlock: '0x3' }], /fromBlock 0x9 is after toBlock 0x3/],
-    [[{ fromBlock: 'finalized' }], /fromBlock: expected a block number/],
+    [[{ fromBlock: 'justified' }], /fromBlock: expected a block number/],
   ];
   for (const [params, message] of cases) {
     const err = await fails('eth_newFilter', params);

@@ -136,7 +136,7 @@ Logs('bad input is -32602 naming the problem', async () => {
     [[{ topics: [[A, 'zz']] }], /filter\)\.topics\[0\]\[1\]: expected a 32-byte hash/],
     [[{ topics: [A, 1] }], /filter\)\.topics\[1\]: expected null, a 32-byte topic, or an array/],
     [[{ topics: [null, null, null, null, A] }], /at most 4 topic positions/],
-    [[{ fromBlock: 'safe' }], /filter\)\.fromBlock: expected a block number \(hex\), 'latest', 'earliest', 'pending'/],
+    [[{ fromBlock: 'justified' }], /filter\)\.fromBlock: expected a block number \(hex\), 'latest', 'earliest', 'pending'/],
     [[{ toBlock: 12 }], /filter\)\.toBlock: expected a block number/],
     [[{ fromBlock: '0x5', toBlock: '0x2' }], /fromBlock 0x5 is after toBlock 0x2/],
     [[{ toBlock: '0x1' }], /fromBlock 0x[0-9a-f]+ is after toBlock 0x1/],

@@ -16,11 +16,21 @@ const tx = (fields: { nonce?: bigint; gasPrice?: bigint; gasLimit?: bigint; valu
     .sign(DEV_ACCOUNTS[0]!.privateKey);
 const facts = (over: Partial<AdmissionFacts> = {}): AdmissionFacts =>
   ({ tx: tx(), head, account: { nonce: 5n, balance: 10n ** 18n }, othersCost: 0n, ...over });
-const refusal = (over: Partial<AdmissionFacts> = {}) => admissionProblem(facts(over), DEFAULT_TXPOOL_OPTIONS);
+/** The miner's target equals the head's minimum here, so the next block's minimum is the head's. */
+const OPTIONS = { ...DEFAULT_TXPOOL_OPTIONS, minGasPriceTarget: 10n };
+const refusal = (over: Partial<AdmissionFacts> = {}) => admissionProblem(facts(over), OPTIONS);
 const problem = (over: Partial<AdmissionFacts> = {}) => refusal(over)?.message;
 
 Rules('an ordinary transaction passes', () => {
   assert.is(problem(), undefined);
+});
+
+Rules('the gas price is checked against the next block\'s minimum, which moves toward the target', () => {
+  const toward = (minGasPriceTarget: bigint, gasPrice: bigint) =>
+    admissionProblem(facts({ tx: tx({ gasPrice }) }), { ...DEFAULT_TXPOOL_OPTIONS, minGasPriceTarget })?.message;
+  assert.match(toward(1_000n, 10n)!, /lower than block's minimum: 10 < 11 \(the next block's\)/, 'rising: the head\'s minimum is too little');
+  assert.is(toward(1_000n, 11n), undefined);
+  assert.is(toward(0n, 9n), undefined, 'falling: the next block accepts less than the head');
 });
 
 Rules('each rule, with its message', () => {
@@ -29,7 +39,7 @@ Rules('each rule, with its message', () => {
   assert.match(problem({ tx: tx({ nonce: 69n }) })!, /^transaction nonce too high/);
   assert.is(problem({ tx: tx({ nonce: 68n }) }), undefined);
   assert.match(problem({ account: { nonce: 5n, balance: 210_000n } })!, /^insufficient funds: the sender has 210000 wei, the transaction needs 210001$/);
-  assert.match(problem({ tx: tx({ gasPrice: 9n }) })!, /^transaction's gas price lower than block's minimum: 9 < 10$/);
+  assert.match(problem({ tx: tx({ gasPrice: 9n }) })!, /^transaction's gas price lower than block's minimum: 9 < 10 \(the next block's\)$/);
   assert.match(problem({ tx: tx({ gasLimit: 20_999n }) })!, /^transaction's basic cost is above the gas limit/);
   assert.is(problem({ tx: tx({ gasPrice: 800n }) }), undefined);
   assert.match(problem({ tx: tx({ gasPrice: 801n }) })!, /^transaction's gas price exceeds cap: 801 > 800/);

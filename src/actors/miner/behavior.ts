@@ -9,6 +9,7 @@ import type { Hex } from '../../chain/bytes.ts';
 import { makeBlock } from '../../chain/block.ts';
 import { headerHash, type BlockHeader } from '../../chain/header.ts';
 import type { ChainView } from '../../chain/reader.ts';
+import type { StateEdit } from '../../chain/execution.ts';
 import type { Template } from '../../chain/writer.ts';
 import { NodeError } from '../../errors.ts';
 import {
@@ -61,9 +62,15 @@ interface MinerState {
   timer: NodeJS.Timeout | undefined;
   /** The configured mode, or 'off' while evm_stopMining holds it. */
   mode: MiningMode;
-  /** evm_increaseTime: seconds added to the next block's timestamp, cleared once a block of ours carried them. */
+  /** Interval between blocks in 'interval' mode (evm_setIntervalMining changes it). */
+  blockTimeMs: number;
+  /** evm_increaseTime: seconds added to the clock for every block's timestamp (a running offset, as Hardhat and Anvil). */
   timeOffsetSec: bigint;
+  /** evm_setNextBlockTimestamp: the next block's exact timestamp, until a block of ours carried it. */
+  nextTimestamp: bigint | undefined;
 }
+
+const nowSec = () => BigInt(Math.floor(Date.now() / 1000));
 
 const remember = <V>(map: Map<Hex, V>, key: Hex, value: V, limit: number) => {
   map.set(key, value);
@@ -81,14 +88,17 @@ export function minerBehavior(
 ): Behavior<MinerProtocol, MinerState> {
   const { reader, chain, txpool } = deps;
 
-  async function build(s: MinerState): Promise<Template> {
+  /** A template on the head: the pool's executable transactions, or development edits alone. */
+  async function build(s: MinerState, stateEdits?: readonly StateEdit[]): Promise<Template> {
     const head = reader.head();
-    const txs = await txpool.ask('pool.executable', { maxGas: head.header.gasLimit });
+    const txs = stateEdits ? [] : await txpool.ask('pool.executable', { maxGas: head.header.gasLimit });
     const template = await chain.ask('block.build', {
-      coinbase: opts.coinbase, txs, timestamp: BigInt(Math.floor(Date.now() / 1000)) + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
+      coinbase: opts.coinbase, txs, stateEdits, timestamp: s.nextTimestamp ?? nowSec() + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
       uncleCandidates: [...s.siblings.values()].reverse(),
     }, 30_000);
-    const dropped = template.rejected.filter((r) => !r.reason.includes('does not fit'));
+    // A transaction that does not fit waits for the next block; one the rising minimum gas price overtook while it
+    // waited stays too, pending and visible until it expires or is replaced (docs/rpc-compatibility.md "Gas price").
+    const dropped = template.rejected.filter((r) => !r.reason.includes('does not fit') && !r.reason.includes("lower than block's minimum"));
     if (dropped.length) {
       txpool.tell({ type: 'tx.dropped', hashes: dropped.map((r) => bytesToHex(r.tx.hash()) as Hex), reason: 'invalid at inclusion' });
     }
@@ -136,7 +146,12 @@ export function minerBehavior(
     const outcome = await chain.ask('block.import', { block, origin: 'local' }, 30_000);
     if (outcome.result === 'INVALID_BLOCK') log.error(`block ${header.number} rejected: ${outcome.reason}`);
     for (const u of template.uncles) if (outcome.result === 'IMPORTED_BEST') s.siblings.delete(bytesToHex(headerHash(u)) as Hex);
-    if (outcome.result === 'IMPORTED_BEST') s.timeOffsetSec = 0n;
+    if (outcome.result === 'IMPORTED_BEST' && s.nextTimestamp !== undefined) {
+      // Later blocks go on from the timestamp set, as in Hardhat (one set behind the clock leaves no offset).
+      const offset = s.nextTimestamp - nowSec();
+      s.timeOffsetSec = offset > 0n ? offset : 0n;
+      s.nextTimestamp = undefined;
+    }
     return { result: outcome.result, blockHash: bytesToHex(block.hash) as Hex, number: header.number };
   }
 
@@ -172,7 +187,7 @@ export function minerBehavior(
     if (s.timer) clearInterval(s.timer);
     s.timer = undefined;
     if (mode === 'interval') {
-      s.timer = setInterval(() => { try { deps.self().tell({ type: 'mine.tick' }); } catch { /* busy: skip a tick */ } }, opts.blockTimeMs);
+      s.timer = setInterval(() => { try { deps.self().tell({ type: 'mine.tick' }); } catch { /* busy: skip a tick */ } }, s.blockTimeMs);
     }
   }
 
@@ -182,7 +197,8 @@ export function minerBehavior(
     init() {
       const s: MinerState = {
         templates: new Map(), ethWork: new Map(), siblings: new Map(), reports: new Map(), hashLog: [], current: undefined,
-        stale: true, notified: false, autoScheduled: false, extraNonce: 0, timer: undefined, mode: 'off', timeOffsetSec: 0n,
+        stale: true, notified: false, autoScheduled: false, extraNonce: 0, timer: undefined, mode: 'off',
+        blockTimeMs: opts.blockTimeMs, timeOffsetSec: 0n, nextTimestamp: undefined,
       };
       setMode(s, opts.mode);
       // The pool may start with transactions (its journal's): automine does not wait for the next one.
@@ -262,14 +278,21 @@ export function minerBehavior(
         return [s, true];
       },
       'mine.now': async (s) => [s, await mineTemplate(s, await build(s))],
+      'state.edit': async (s, { edits }) => [s, await mineTemplate(s, await build(s, edits))],
       'mining.status': (s) => [s, status(s)],
       'mining.set': (s, { on }) => {
         setMode(s, on ? (opts.mode === 'off' ? 'auto' : opts.mode) : 'off');
         if (s.mode === 'auto') scheduleAuto(s); // what waited while mining was stopped goes now
         return [s, s.mode];
       },
+      'mining.mode': (s, { mode, blockTimeMs }) => {
+        if (blockTimeMs !== undefined) s.blockTimeMs = blockTimeMs;
+        setMode(s, mode);
+        if (s.mode === 'auto') scheduleAuto(s);
+        return [s, s.mode];
+      },
       'time.increase': (s, { seconds }) => {
-        if (seconds > 0n && BigInt(Math.floor(Date.now() / 1000)) + s.timeOffsetSec + seconds > LATEST_PARENT_TIME) {
+        if (seconds > 0n && nowSec() + s.timeOffsetSec + seconds > LATEST_PARENT_TIME) {
           throw new NodeError('INVALID_PARAMS', `invalid number of seconds 0x${seconds.toString(16)}: the next block's time would pass `
             + `2^32 - 1 (February 2106), the latest a parent-chain header carries (the offset is 0x${s.timeOffsetSec.toString(16)})`);
         }
@@ -278,6 +301,21 @@ export function minerBehavior(
           s.stale = true;
         }
         return [s, s.timeOffsetSec];
+      },
+      'time.setNext': (s, { timestamp }) => {
+        const parent = reader.head().header.timestamp;
+        if (timestamp <= parent || timestamp > LATEST_PARENT_TIME) {
+          throw new NodeError('INVALID_PARAMS', `invalid timestamp ${timestamp}: the next block's must be above the latest block's (${parent}) and at most 2^32 - 1 (February 2106)`);
+        }
+        s.nextTimestamp = timestamp;
+        s.stale = true;
+        return [s, null];
+      },
+      'time.reset': (s) => {
+        s.timeOffsetSec = 0n;
+        s.nextTimestamp = undefined;
+        s.stale = true;
+        return [s, null];
       },
       'block.pending': async (s) => [s, await currentTemplate(s)],
     },

@@ -5,6 +5,7 @@
  * from an external miner through mnr_* or eth_submitWork, goes through the same `submit`.
  */
 import type { Hex } from '../../chain/bytes.ts';
+import type { StateEdit } from '../../chain/execution.ts';
 import type { BlockHeader } from '../../chain/header.ts';
 import type { HeadChange, ImportResult, Template } from '../../chain/writer.ts';
 import type { ParentSolution } from '../../mergedmining/index.ts';
@@ -55,8 +56,16 @@ export type MinerProtocol = {
     'mining.status': { req: {}; res: MiningStatus };
     /** evm_startMining / evm_stopMining: the configured mode ('auto' if it was 'off'), or 'off'. Returns the mode now. */
     'mining.set': { req: { on: boolean }; res: MiningMode };
-    /** evm_increaseTime: adds to the next block's timestamp; returns the total offset in seconds. */
+    /** evm_setAutomine / evm_setIntervalMining: switch to this mode (and interval). Returns the mode now. */
+    'mining.mode': { req: { mode: MiningMode; blockTimeMs?: number }; res: MiningMode };
+    /** evm_increaseTime: adds to the running offset of block timestamps; returns the total offset in seconds. */
     'time.increase': { req: { seconds: bigint }; res: bigint };
+    /** evm_setNextBlockTimestamp: the next block of ours carries exactly this timestamp; later ones go on from it. */
+    'time.setNext': { req: { timestamp: bigint }; res: null };
+    /** hardhat_setBalance and the like: mines a block without transactions that applies the edits first. */
+    'state.edit': { req: { edits: readonly StateEdit[] }; res: SubmitResult };
+    /** evm_reset: no offset, no fixed next timestamp. */
+    'time.reset': { req: {}; res: null };
     /** The block this node would mine next, built on the head from the pool (the `pending` block); rebuilt when stale. */
     'block.pending': { req: {}; res: Template };
   };

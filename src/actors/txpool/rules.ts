@@ -6,6 +6,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { BlockHeader } from '../../chain/header.ts';
+import { nextMinimumGasPrice } from '../../chain/rules.ts';
 import { txBytes } from '../../chain/txEncoding.ts';
 import { NodeError } from '../../errors.ts';
 
@@ -23,10 +24,13 @@ export interface TxPoolOptions {
   readonly maxAgeMs: number;
   /** Blocks after which a mined transaction is forgotten; a reorg deeper than this re-admits it as new. */
   readonly confirmDepth: bigint;
+  /** The miner's `--min-gas-price` target: with it the pool knows the next block's minimum (docs/rpc-compatibility.md "Gas price"). */
+  readonly minGasPriceTarget: bigint;
 }
 
 export const DEFAULT_TXPOOL_OPTIONS: TxPoolOptions = {
   maxTxBytes: 131_072, accountSlots: 64, maxTxs: 20_000, priceBumpPercent: 40n, maxAgeBlocks: 10n, maxAgeMs: 650_000, confirmDepth: 64n,
+  minGasPriceTarget: 0n,
 };
 
 /** RSKIP252: a gas price above this multiple of the block minimum is refused (when the minimum is not 0). */
@@ -87,7 +91,9 @@ export function admissionProblem(f: AdmissionFacts, opts: TxPoolOptions): Refusa
   const gasPrice = gasPriceOf(tx);
   const cost = maxCostOf(tx);
   if (account.balance < cost) return refuse('insufficientFunds', `insufficient funds: the sender has ${account.balance} wei, the transaction needs ${cost}`);
-  if (gasPrice < head.minimumGasPrice) return refuse('underpriced', `transaction's gas price lower than block's minimum: ${gasPrice} < ${head.minimumGasPrice}`);
+  // The next block's minimum, not the head's: a transaction admitted below it could never be mined.
+  const floor = nextMinimumGasPrice(head.minimumGasPrice, opts.minGasPriceTarget);
+  if (gasPrice < floor) return refuse('underpriced', `transaction's gas price lower than block's minimum: ${gasPrice} < ${floor} (the next block's)`);
   const intrinsic = tx.getIntrinsicGas();
   if (intrinsic > tx.gasLimit) return refuse('intrinsicGas', `transaction's basic cost is above the gas limit: ${intrinsic} > ${tx.gasLimit} (intrinsic gas too low)`);
   const cap = head.minimumGasPrice * GAS_PRICE_CAP_FACTOR;

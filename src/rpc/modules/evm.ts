@@ -1,12 +1,16 @@
 /**
  * evm_* developer controls (rpc-methods.md §6): snapshots of the head, rewinding to them, mining on
- * demand, stopping and starting block production, and moving the next block's time forward.
+ * demand, stopping and starting block production, and moving block time forward; plus the names
+ * Hardhat's and Foundry's tooling call them by (docs/rpc-compatibility.md "Developer controls").
+ * Served on a regtest node outside hosted mode only.
  */
+import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
 import { quantity } from '../../chain/bytes.ts';
+import type { StateEdit } from '../../chain/execution.ts';
 import type { RpcDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
-import { method } from '../method.ts';
-import type { Param } from '../params.ts';
+import { method, unavailable, type Methods } from '../method.ts';
+import { address, bool, data, fail, hash32, optional, quantity as quantityParam, type Param } from '../params.ts';
 
 /** A snapshot id as evm_snapshot returns it (hex), or a JSON number. */
 const snapshotId: Param<bigint> = (raw, name) => {
@@ -20,6 +24,29 @@ const seconds: Param<bigint> = (raw, name) => {
   if (typeof raw === 'string' && /^(0x[0-9a-fA-F]{1,16}|-?\d{1,18})$/.test(raw)) return BigInt(raw);
   if (typeof raw === 'number' && Number.isSafeInteger(raw)) return BigInt(raw);
   throw invalidParams(`invalid number of seconds ${JSON.stringify(raw)} (argument ${name}): expected a hex or decimal string`);
+};
+
+/** A whole number of seconds or milliseconds below 2^53, as a hex or decimal string or a JSON number. */
+const wholeNumber = (what: string): Param<bigint> => (raw, name) => {
+  if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) return BigInt(raw);
+  if (typeof raw === 'string' && /^(0x[0-9a-fA-F]{1,13}|\d{1,15})$/.test(raw)) return BigInt(raw);
+  return fail(name, what, raw);
+};
+const timestamp = wholeNumber('a timestamp in seconds (hex, decimal string or number)');
+const milliseconds = wholeNumber('milliseconds (hex, decimal string or number)');
+/** hardhat_mine / anvil_mine: at most this many blocks per request. */
+const MAX_MINED_BLOCKS = 1_000n;
+const blockCount: Param<bigint> = (raw, name) => {
+  const n = wholeNumber(`a block count from 1 to ${MAX_MINED_BLOCKS}`)(raw, name);
+  return n >= 1n && n <= MAX_MINED_BLOCKS ? n : fail(name, `a block count from 1 to ${MAX_MINED_BLOCKS}`, raw);
+};
+/** evm_mine's optional argument: a timestamp (Hardhat, Ganache) or Anvil's {timestamp}. */
+const mineOptions: Param<bigint | undefined> = (raw, name) => {
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+    const t = (raw as Record<string, unknown>).timestamp;
+    return t === undefined || t === null ? undefined : timestamp(t, `${name}.timestamp`);
+  }
+  return timestamp(raw, name);
 };
 
 /** Mining a block can take the built-in client a moment. */
@@ -38,6 +65,15 @@ function inOrder() {
   };
 }
 
+/** Why the developer controls are off, or undefined where they are served. */
+export const devControlsOff = (network: string, hosted: boolean): string | undefined =>
+  network !== 'regtest' ? `developer controls are served on regtest only, this node runs ${network}`
+    : hosted ? 'developer controls are not served in hosted mode' : undefined;
+
+/** The methods of evmModule, each answering -32601 with `why`. */
+export const evmModuleOff = (deps: Parameters<typeof evmModule>[0], why: string): Methods =>
+  Object.fromEntries(Object.keys(evmModule(deps)).map((name) => [name, unavailable(name, why)]));
+
 export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => {
   /** Saved head numbers; a snapshot's id is its position + 1. In memory, as the reference keeps them. */
   const snapshots: bigint[] = [];
@@ -48,6 +84,47 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
     await deps.chain.ask('head.rewind', { number }, MINE_TIMEOUT_MS);
     return true;
   };
+
+  const mine = async (at?: bigint) => {
+    if (at !== undefined) await deps.miner.ask('time.setNext', { timestamp: at });
+    await deps.miner.ask('mine.now', {}, MINE_TIMEOUT_MS);
+  };
+  const reset = () => serial(async () => {
+    await rewindTo(0n);
+    snapshots.length = 0;
+    await deps.miner.ask('time.reset', {});
+    return null;
+  });
+  const getAutomine = async () => (await deps.miner.ask('mining.status', {})).mode === 'auto';
+  const setAutomine = method([['enabled', bool]], ([on]) => serial(async () => {
+    const { mode } = await deps.miner.ask('mining.status', {});
+    if (on || mode === 'auto') await deps.miner.ask('mining.mode', { mode: on ? 'auto' : 'off' });
+    return null;
+  }));
+  /** 0 stops interval mining (Hardhat); any other value mines a block every that many milliseconds. */
+  const setIntervalMining = method([['interval', milliseconds]], ([ms]) => serial(async () => {
+    if (ms > 0n) await deps.miner.ask('mining.mode', { mode: 'interval', blockTimeMs: Number(ms) });
+    else if ((await deps.miner.ask('mining.status', {})).mode === 'interval') await deps.miner.ask('mining.mode', { mode: 'off' });
+    return null;
+  }));
+  const increaseTime = method([['seconds', seconds]], ([s]) => serial(async () => quantity(await deps.miner.ask('time.increase', { seconds: s }))));
+  const setNextBlockTimestamp = method([['timestamp', timestamp]], ([t]) => serial(() => deps.miner.ask('time.setNext', { timestamp: t })));
+  /** hardhat_mine / anvil_mine [blocks = 1, interval = 1 s]: blocks `interval` seconds apart. */
+  const mineBlocks = method([['blocks', optional(blockCount, 1n)], ['interval', optional(timestamp, 1n)]], ([blocks, interval]) => serial(async () => {
+    for (let i = 0n; i < blocks; i++) await mine(i === 0n ? undefined : deps.reader.head().header.timestamp + (interval > 0n ? interval : 1n));
+    return null;
+  }));
+  const noArgs = <T>(handler: () => T) => method([], handler);
+  /** Applies an edit in a block of its own, so it shows at `latest` at once (docs/rpc-compatibility.md "Developer controls"). */
+  const applyEdit = (edit: StateEdit) => serial(async () => {
+    await deps.miner.ask('state.edit', { edits: [edit] }, MINE_TIMEOUT_MS);
+    return true;
+  });
+  const setBalance = method([['address', address], ['balance', quantityParam]], ([a, balance]) => applyEdit({ address: a, balance }));
+  const setNonce = method([['address', address], ['nonce', quantityParam]], ([a, nonce]) => applyEdit({ address: a, nonce }));
+  const setCode = method([['address', address], ['code', data]], ([a, code]) => applyEdit({ address: a, code }));
+  const setStorageAt = method([['address', address], ['slot', quantityParam], ['value', hash32]], ([a, slot, value]) =>
+    applyEdit({ address: a, storage: [setLengthLeft(bigIntToBytes(slot), 32), value] }));
 
   return {
     evm_snapshot: method([], () => serial(() => {
@@ -67,13 +144,10 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
       snapshots.length = Number(id);
       return reverted;
     })),
-    evm_reset: method([], () => serial(async () => {
-      await rewindTo(0n);
-      snapshots.length = 0;
-      return null;
-    })),
-    evm_mine: method([], () => serial(async () => {
-      await deps.miner.ask('mine.now', {}, MINE_TIMEOUT_MS);
+    evm_reset: noArgs(reset),
+    /** Optionally at a given timestamp (Hardhat: a number; Anvil: {timestamp}). */
+    evm_mine: method([['timestamp', optional(mineOptions, undefined)]], ([at]) => serial(async () => {
+      await mine(at);
       return null;
     })),
     evm_startMining: method([], () => serial(async () => {
@@ -84,6 +158,28 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
       await deps.miner.ask('mining.set', { on: false });
       return null;
     })),
-    evm_increaseTime: method([['seconds', seconds]], ([s]) => serial(async () => quantity(await deps.miner.ask('time.increase', { seconds: s })))),
+    evm_increaseTime: increaseTime,
+    evm_setNextBlockTimestamp: setNextBlockTimestamp,
+    evm_setAutomine: setAutomine,
+    evm_setIntervalMining: setIntervalMining,
+    // The names Hardhat's and Anvil's tools use.
+    hardhat_getAutomine: noArgs(getAutomine),
+    anvil_getAutomine: noArgs(getAutomine),
+    anvil_setAutomine: setAutomine,
+    anvil_setIntervalMining: setIntervalMining,
+    anvil_increaseTime: increaseTime,
+    anvil_setNextBlockTimestamp: setNextBlockTimestamp,
+    hardhat_mine: mineBlocks,
+    anvil_mine: mineBlocks,
+    hardhat_reset: noArgs(reset),
+    anvil_reset: noArgs(reset),
+    hardhat_setBalance: setBalance,
+    anvil_setBalance: setBalance,
+    hardhat_setNonce: setNonce,
+    anvil_setNonce: setNonce,
+    hardhat_setCode: setCode,
+    anvil_setCode: setCode,
+    hardhat_setStorageAt: setStorageAt,
+    anvil_setStorageAt: setStorageAt,
   };
 };

@@ -1,11 +1,12 @@
 /** The method table: one module per namespace, switched on and off by configuration. */
 import type { RpcDeps } from '../deps.ts';
 import type { Methods } from '../method.ts';
+import { withRevertCode } from '../revertCode.ts';
 import { applySwitches, enabledModules, type RpcSwitches } from '../switches.ts';
 import { chainModule } from './chain.ts';
 import { debugModule } from './debug.ts';
 import { ethModule } from './eth/index.ts';
-import { evmModule } from './evm.ts';
+import { evmModule, evmModuleOff } from './evm.ts';
 import { mnrModule } from './mnr.ts';
 import { netModule } from './net.ts';
 import { personalModule } from './personal.ts';
@@ -25,14 +26,16 @@ export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
     ...ethModule(deps),
     ...(deps.wallet ? personalModule(deps.wallet, deps) : walletDisabledMethods()),
     ...txpoolModule(deps),
-    ...evmModule(deps),
+    ...(deps.devControlsOff ? evmModuleOff(deps, deps.devControlsOff) : evmModule(deps)),
     ...mnrModule(deps),
     ...debugModule(deps),
     ...traceModule(deps),
     ...chainModule(deps),
     ...scoModule(deps),
   };
-  const withRpc = { ...onWorkers(served, deps.workers), ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
+  // Reverts are reworded after the workers answered: they run eth_call and eth_estimateGas.
+  const dispatched = withRevertCode(onWorkers(served, deps.workers), deps.revertCode ?? -32015);
+  const withRpc = { ...dispatched, ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
   // Unsupported groups are not switchable: whatever the configuration, they say why they are not served.
   return { ...applySwitches(withRpc, switches), ...unsupportedMethods() };
 }

@@ -6,7 +6,7 @@ import type { Block } from '../../chain/block.ts';
 import { hex } from '../../chain/bytes.ts';
 import { callFrameTracer } from '../../tracing/frames.ts';
 import { parityTraces, type ParityTrace } from '../../tracing/parity.ts';
-import { findBlock } from '../blocks.ts';
+import { findBlock, tagHeight } from '../blocks.ts';
 import type { EvmDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
 import { method } from '../method.ts';
@@ -72,7 +72,7 @@ export const traceModule = (deps: Pick<EvmDeps, 'reader' | 'replayer' | 'pending
   /** The height a filter bound names (`pending` reads as `latest`). */
   function height(sel: BlockSelector): bigint {
     if (sel.kind === 'number') return sel.number;
-    return sel.kind === 'tag' && sel.tag === 'earliest' ? 0n : reader.head().number;
+    return tagHeight(sel.kind === 'tag' ? sel.tag : 'latest', reader.head().number);
   }
 
   return {

@@ -12,6 +12,7 @@ export const workerMethods = (deps: EvmDeps): Methods => ({ ...ethCallMethods(de
 export const WORKER_METHODS: Readonly<Record<string, { readonly block?: number; readonly options?: number }>> = {
   eth_call: { block: 1 },
   eth_estimateGas: { block: 1 },
+  eth_createAccessList: { block: 1 },
   debug_traceTransaction: { options: 1 },
   debug_traceBlockByHash: { options: 1 },
   debug_traceBlockByNumber: { block: 0, options: 1 },

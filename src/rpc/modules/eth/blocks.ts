@@ -6,7 +6,7 @@ import type { RpcDeps } from '../../deps.ts';
 import { formatBlock, formatReceipt, formatTx, formatUncle } from '../../format.ts';
 import { formatPendingBlock } from '../../pending.ts';
 import { method } from '../../method.ts';
-import { blockNumberOrTag, bool, hash32, index, optional, type BlockSelector } from '../../params.ts';
+import { blockNumberOrTag, blockSelector, bool, hash32, index, optional, type BlockSelector } from '../../params.ts';
 
 export const ethBlockMethods = (deps: RpcDeps) => {
   const { reader, pending } = deps;
@@ -48,6 +48,13 @@ export const ethBlockMethods = (deps: RpcDeps) => {
       if (!loc) return null;
       const [block, receipts] = await Promise.all([reader.getBlock(loc.blockHash), reader.getReceipts(loc.blockHash)]);
       return block && receipts ? formatReceipt(block, receipts, loc.index) : null;
+    }),
+    /** Every receipt of a stored block, in order; null for an unknown block and for `pending` (nothing mined yet). */
+    eth_getBlockReceipts: method([['block', blockSelector]], async ([sel]) => {
+      if (isPending(sel)) return null;
+      const block = await findBlock(reader, sel);
+      const receipts = block && await reader.getReceipts(block.hash);
+      return block && receipts ? block.txs.map((_, i) => formatReceipt(block, receipts, i)) : null;
     }),
     /** Pending transactions sent from the accounts this node holds (spec 2.5: zero block hash, null number). */
     eth_pendingTransactions: method([], async () => {

@@ -1,7 +1,7 @@
 /** eth_call, eth_estimateGas, eth_sendRawTransaction (spec 4.3 'Calls and transactions'); the signing ones are in wallet.ts. */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { hex } from '../../../chain/bytes.ts';
-import type { CallResult } from '../../../chain/calls.ts';
+import { fromHex, hex } from '../../../chain/bytes.ts';
+import type { CallResult, TouchedState } from '../../../chain/calls.ts';
 import { decodeTx, TxDecodeError } from '../../../chain/execution.ts';
 import { revertReason } from '../../../chain/revertReason.ts';
 import { nextGasLimit } from '../../../chain/rules.ts';
@@ -23,6 +23,28 @@ function revertError(result: CallResult): NodeError {
   return new NodeError('EXECUTION_REVERTED', `VM Exception while processing transaction: ${text}`, result.returnValue.length ? hex(result.returnValue) : undefined);
 }
 
+/** Runs with the list found so far until the list stops changing (more warm state can take other paths); as geth, at most a few rounds. */
+const ACCESS_LIST_ROUNDS = 5;
+
+type AccessList = [Uint8Array, Uint8Array[]][];
+
+/**
+ * The access list a call's touched state makes, as geth builds it: every touched account with the slots
+ * touched in it, but the sender, the callee and the precompiles only when slots of theirs were touched
+ * (they are warm anyway).
+ */
+function accessListOf(touched: TouchedState, exclude: ReadonlySet<string>): AccessList {
+  const list: AccessList = [];
+  for (const [address, slots] of touched) {
+    if (slots.size === 0 && exclude.has(address)) continue;
+    list.push([fromHex(`0x${address}`), [...slots].sort().map((slot) => fromHex(`0x${slot}`))]);
+  }
+  return list.sort(([a], [b]) => (hex(a) < hex(b) ? -1 : 1));
+}
+
+const sameList = (a: AccessList, b: AccessList) =>
+  JSON.stringify(a.map(([x, keys]) => [hex(x), keys.map(hex)])) === JSON.stringify(b.map(([x, keys]) => [hex(x), keys.map(hex)]));
+
 const failure = (result: CallResult) =>
   result.error === 'revert' ? revertError(result) : new NodeError('EXECUTION_FAILED', `VM execution failed: ${result.error}`);
 
@@ -36,7 +58,7 @@ export function callGas(args: TxArgs, gasCap: bigint, fallback = gasCap): bigint
   return gas < gasCap ? gas : gasCap;
 }
 
-/** eth_call and eth_estimateGas: the EVM-running reads, served by the RPC workers (docs/rpc-workers.md). */
+/** eth_call, eth_estimateGas and eth_createAccessList: the EVM-running reads, served by the RPC workers (docs/rpc-workers.md). */
 export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending' | 'gasCap'>) => {
   return {
     eth_call: method([['call', callArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
@@ -68,6 +90,27 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
         else hi = mid;
       }
       return `0x${hi.toString(16)}`;
+    }),
+
+    /** {accessList, gasUsed[, error]}: the list that makes the call cheapest, and the gas it uses with it. */
+    eth_createAccessList: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
+      const { header, calls } = await callView(deps, sel);
+      const gas = callGas(args, deps.gasCap, header.gasLimit);
+      let list: AccessList = args.accessList ?? [];
+      for (let round = 1; ; round++) {
+        const result = await calls.call(header, { ...args, accessList: list, reportAccessList: true }, gas);
+        const callers = [args.from ?? new Uint8Array(20), ...(args.to ? [args.to] : [])];
+        const exclude = new Set([...(result.precompiles ?? []), ...callers.map((a) => hex(a).slice(2))]);
+        const next = accessListOf(result.touched ?? new Map(), exclude);
+        if (sameList(next, list) || round === ACCESS_LIST_ROUNDS) {
+          return {
+            accessList: next.map(([address, keys]) => ({ address: hex(address), storageKeys: keys.map(hex) })),
+            gasUsed: `0x${result.gasUsed.toString(16)}`,
+            ...(result.error ? { error: result.error === 'revert' ? revertError(result).message : result.error } : {}),
+          };
+        }
+        list = next;
+      }
     }),
   };
 };

@@ -2,6 +2,7 @@ import type { RpcDeps } from '../../deps.ts';
 import { ethBlockMethods } from './blocks.ts';
 import { ethBridgeMethods } from './bridge.ts';
 import { ethCallMethods, ethSendMethods } from './calls.ts';
+import { ethFeeMethods } from './fees.ts';
 import { ethFilterMethods } from './filters.ts';
 import { ethLogMethods } from './logs.ts';
 import { ethMiningMethods } from './mining.ts';
@@ -11,6 +12,7 @@ import { ethWalletMethods } from './wallet.ts';
 
 export const ethModule = (deps: RpcDeps) => ({
   ...ethNodeMethods(deps),
+  ...ethFeeMethods(deps),
   ...ethStateMethods(deps),
   ...ethBlockMethods(deps),
   ...ethCallMethods(deps),

@@ -3,6 +3,7 @@ import { quantity } from '../../../chain/bytes.ts';
 import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from '../../../chain/logFilter.ts';
 import type { ChainView } from '../../../chain/reader.ts';
 import type { PendingBlock } from '../../pending.ts';
+import { tagHeight } from '../../blocks.ts';
 import { invalidParams } from '../../errors.ts';
 import { logQuery, type LogQuery, type RangeEnd } from '../../filterParams.ts';
 import { logJson } from '../../format.ts';
@@ -25,7 +26,7 @@ export async function findLogs(deps: LogSources, q: LogQuery): Promise<LogEntry[
   const { reader } = deps;
   if (q.scope.kind === 'block') return blockLogs(reader, q.scope.hash, q.criteria);
   const head = reader.head().number;
-  const at = (end: RangeEnd) => (end.kind === 'number' ? end.number : end.tag === 'earliest' ? 0n : end.tag === 'pending' ? head + 1n : head);
+  const at = (end: RangeEnd) => (end.kind === 'number' ? end.number : end.tag === 'pending' ? head + 1n : tagHeight(end.tag, head));
   const from = at(q.scope.from);
   const to = at(q.scope.to) < head ? at(q.scope.to) : head;
   const withPending = isPendingEnd(q.scope.to) && from <= head + 1n;

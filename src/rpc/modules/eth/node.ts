@@ -15,8 +15,6 @@ export const ethNodeMethods = (deps: RpcDeps) => ({
     return status && { startingBlock: quantity(status.startingBlock), currentBlock: quantity(status.currentBlock), highestBlock: quantity(status.highestBlock) };
   }),
   eth_coinbase: method([], () => hex(deps.coinbase)),
-  /** Head's minimum gas price × 1.1, as the reference computes it. */
-  eth_gasPrice: method([], () => quantity((deps.reader.head().header.minimumGasPrice * 11n) / 10n)),
   eth_accounts: method([], () => deps.wallet?.accounts() ?? []),
   eth_blockNumber: method([], () => quantity(deps.reader.head().number)),
 });

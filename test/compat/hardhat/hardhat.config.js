@@ -1,0 +1,16 @@
+// A Hardhat 3 project on its defaults, with one network: the node under test (MMNODE_URL), paying from a development account.
+import hardhatIgnitionViem from "@nomicfoundation/hardhat-ignition-viem";
+import hardhatNodeTestRunner from "@nomicfoundation/hardhat-node-test-runner";
+import hardhatViem from "@nomicfoundation/hardhat-viem";
+
+export default {
+  plugins: [hardhatViem, hardhatIgnitionViem, hardhatNodeTestRunner],
+  networks: {
+    mmnode: {
+      type: "http",
+      chainType: "l1",
+      url: process.env.MMNODE_URL ?? "http://127.0.0.1:4444",
+      accounts: ["0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4"],
+    },
+  },
+};
