@@ -22,7 +22,6 @@ import type { Block } from './block.ts';
 import { be64, fromHex, hex, toBig, uintBytes, type Hex } from './bytes.ts';
 import type { StoredReceipt } from './execution.ts';
 import { blockLogEntries, type LogEntry } from './logFilter.ts';
-import type { ChainReader } from './reader.ts';
 import type { BatchOp, BytesSublevel, ChainStore } from './store.ts';
 
 const RECORD = 0x00;
@@ -122,7 +121,12 @@ export const indexedMarkerOp = (store: ChainStore): BatchOp => ({ type: 'put', s
  * Indexes the canonical chain of a store written before the index existed, or in an older format
  * (once: the marker is written last, so a crash midway only means starting over at the next start).
  */
-export async function ensureLogIndex(reader: ChainReader): Promise<void> {
+export async function ensureLogIndex(reader: {
+  readonly store: ChainStore;
+  head(): { readonly number: bigint };
+  canonicalBlock(number: bigint): Promise<Block | undefined>;
+  getReceipts(blockHash: Uint8Array): Promise<StoredReceipt[] | undefined>;
+}): Promise<void> {
   const store = reader.store;
   const marker = await store.meta.get(INDEXED);
   if (marker?.length === 1 && marker[0] === FORMAT_VERSION[0]) return;

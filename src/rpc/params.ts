@@ -131,11 +131,4 @@ export const txArgs: Param<TxArgs> = (raw, name) => {
   };
 };
 
-/** eth_call's call object (spec 2.8): `to` is required, a call is never a contract creation. */
-export const callArgs: Param<TxArgs> = (raw, name) => {
-  const args = txArgs(raw, name);
-  if (!args.to) throw invalidParams(`missing argument ${name}.to: eth_call needs the address it calls (spec 2.8)`);
-  return args;
-};
-
 export const hexOf = (b: string): Hex => b as Hex;

@@ -203,7 +203,7 @@ Dev('eth_gasPrice stays at or above the minimum for the next 10 blocks and is ad
   }
 });
 
-Dev('--rpc-revert-code 3: reverts are `execution reverted: <reason>` with the data; other failures keep -32015', async () => {
+Dev('--rpc-revert-code 3: reverts are `execution reverted: <reason>` with the data; other failures keep their own code (-32016)', async () => {
   assert.is(parseConfig(['--rpc-revert-code=3']).rpcRevertCode, 3);
   assert.is(parseConfig([]).rpcRevertCode, -32015);
   assert.throws(() => parseConfig(['--rpc-revert-code=7']), /--rpc-revert-code must be -32015 or 3/);
@@ -219,7 +219,7 @@ Dev('--rpc-revert-code 3: reverts are `execution reverted: <reason>` with the da
     const custom = await rpcError(n.url, 'eth_estimateGas', [{ from: DEV, to: contractAddress, data: store.encodeFunctionData('fail', [5n]) }]);
     assert.equal([custom.code, custom.message, custom.data], [3, 'execution reverted', store.encodeErrorResult('Custom', [5n])]);
     const outOfGas = await rpcError(n.url, 'eth_call', [{ to: contractAddress, data: store.encodeFunctionData('set', [8n]), gas: '0x5300' }]);
-    assert.is(outOfGas.code, -32015);
+    assert.is(outOfGas.code, -32016);
   } finally {
     await n.stop();
   }

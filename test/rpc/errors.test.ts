@@ -91,7 +91,6 @@ const BAD_PARAMS: [what: string, method: string, params: unknown[], names: RegEx
   ['call object not an object', 'eth_call', ['0x00', 'latest'], /call/],
   ['call.to bad', 'eth_call', [{ to: '0x12' }, 'latest'], /to/],
   ['eth_sendTransaction without from (spec 4.3: required)', 'eth_sendTransaction', [{ to: ZERO_ADDR }], /missing argument 0 \(transaction\)\.from/],
-  ['call without to (spec 2.8: required for eth_call)', 'eth_call', [{ data: '0x00' }, 'latest'], /missing argument 0 \(call\)\.to/],
   ['call.gas not hex', 'eth_estimateGas', [{ to: ZERO_ADDR, gas: 21000 }], /gas/],
   ['call.data odd length', 'eth_call', [{ to: ZERO_ADDR, data: '0x123' }, 'latest'], /data/],
   ['web3_sha3 of non-hex', 'web3_sha3', ['hello'], /invalid argument 0 \(data\): expected hex data/],

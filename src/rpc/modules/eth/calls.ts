@@ -10,7 +10,7 @@ import { callView } from '../../blocks.ts';
 import type { EvmDeps, RpcDeps } from '../../deps.ts';
 import { invalidParams } from '../../errors.ts';
 import { method } from '../../method.ts';
-import { blockSelector, callArgs, data, LATEST, optional, txArgs, type TxArgs } from '../../params.ts';
+import { blockSelector, data, LATEST, optional, txArgs, type TxArgs } from '../../params.ts';
 import { submitTx } from '../../transactions.ts';
 
 /** Largest signed transaction accepted (reference: 128 KiB). */
@@ -61,7 +61,7 @@ export function callGas(args: TxArgs, gasCap: bigint, fallback = gasCap): bigint
 /** eth_call, eth_estimateGas and eth_createAccessList: the EVM-running reads, served by the RPC workers (docs/rpc-workers.md). */
 export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending' | 'gasCap'>) => {
   return {
-    eth_call: method([['call', callArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
+    eth_call: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
       const { header, calls } = await callView(deps, sel);
       const result = await calls.call(header, args, callGas(args, deps.gasCap));
       if (result.error) throw failure(result);
