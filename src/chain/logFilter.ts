@@ -32,7 +32,7 @@ export interface LogEntry {
   readonly address: Hex;
   readonly topics: readonly Hex[];
   readonly data: Hex;
-  /** A log of the pending block (not mined yet): on the wire its position fields are null (spec 2.7). */
+  /** A log of the pending block (not mined yet): on the wire its position fields are null (docs/rpc-conformance.md, "Pending logs"). */
   readonly pending?: true;
 }
 

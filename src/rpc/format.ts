@@ -92,7 +92,7 @@ export function formatBlock(block: Block, totalDifficulty: bigint, fullTxs: bool
   };
 }
 
-/** An uncle seen through eth_getUncleBy*: a header-only block object, without `transactions` (spec 2.4). */
+/** An uncle seen through eth_getUncleBy*: a header-only block object, without `transactions` (docs/rpc-conformance.md, "Shapes"). */
 export function formatUncle(uncle: Block['header'], totalDifficulty: bigint) {
   const block: Block = { header: uncle, hash: headerHashOf(uncle), txs: [], uncles: [] };
   const { transactions: _none, ...headerOnly } = formatBlock(block, totalDifficulty, false);

@@ -1,7 +1,7 @@
 /**
  * Parameters the hosted description marks required where the node description leaves them optional
- * (spec 4.3): the hosted endpoint refuses eth_call without its block selector, with -32602 naming it.
- * The hosted `to` of eth_estimateGas (spec 2.8) is not enforced: clients estimate contract creations
+ * (docs/rpc-conformance.md, "Required parameters"): the hosted endpoint refuses eth_call without its block selector, with -32602 naming it.
+ * The hosted `to` of eth_estimateGas is not enforced ("Deviations"): clients estimate contract creations
  * without one (README, "Deviations").
  */
 import { invalidParams } from './errors.ts';

@@ -23,7 +23,7 @@ export interface PendingBlock {
   readonly state: MerkleStateManager;
   /** eth_call / eth_estimateGas on that state. */
   readonly calls: CallExecutor;
-  /** Its transactions' logs, in order, marked pending (no position yet: spec 2.7). */
+  /** Its transactions' logs, in order, marked pending (no position yet: docs/rpc-conformance.md, "Pending logs"). */
   readonly logs: readonly LogEntry[];
 }
 
@@ -57,8 +57,8 @@ export class PendingBlocks {
 }
 
 /**
- * A pending block has no hash yet (spec 2.4) and its transactions no position. Its number and logs bloom are
- * given, and its unsealed nonce is zero bytes, where spec 2.4 has null: Foundry cannot parse a null there
+ * A pending block has no hash yet (docs/rpc-compatibility.md, "The pending block") and its transactions no position. Its number and logs bloom are
+ * given, and its unsealed nonce is zero bytes, where the interface document has null: Foundry cannot parse a null there
  * (docs/rpc-compatibility.md "The pending block").
  */
 export function formatPendingBlock(p: PendingBlock, fullTxs: boolean) {

@@ -21,7 +21,7 @@ export async function submitTx(deps: Pick<RpcDeps, 'txpool'>, tx: TypedTransacti
  * admission checks: so it is never refused as underpriced), value 0.
  */
 export async function unsignedTx(deps: Pick<RpcDeps, 'reader' | 'txpool' | 'pending'>, args: TxArgs, method: string): Promise<{ from: Hex; tx: LegacyTx }> {
-  if (!args.from) throw invalidParams(`missing argument 0 (transaction).from: ${method} needs the account that signs (spec 4.3)`);
+  if (!args.from) throw invalidParams(`missing argument 0 (transaction).from: ${method} needs the account that signs`);
   const from = hex(args.from);
   const nonce = args.nonce ?? await deps.txpool.ask('pool.nextNonce', { sender: from });
   const gasLimit = args.gas ?? DEFAULT_GAS;

@@ -1,5 +1,5 @@
 /**
- * debug_* (rpc-methods.md §5): transaction and block traces by re-execution, traces of calls, with
+ * debug_* (README, "Tracing"): transaction and block traces by re-execution, traces of calls, with
  * the default struct-log tracer or the callTracer, and the p2p queue size.
  */
 import type { Block } from '../../chain/block.ts';

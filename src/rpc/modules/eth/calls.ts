@@ -70,7 +70,7 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
 
     /**
      * The smallest gas limit with which the call succeeds, by binary search; at most the call's gas
-     * or else the pending block's gas limit (spec 2.8), which follows from the head's (chain/rules.ts).
+     * or else the pending block's gas limit (docs/rpc-conformance.md, "Error codes"), which follows from the head's (chain/rules.ts).
      */
     eth_estimateGas: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
       const { header, calls } = await callView(deps, sel);

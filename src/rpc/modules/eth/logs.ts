@@ -19,7 +19,7 @@ export interface LogSources {
 /**
  * The logs a query selects, in chain order. A range is read against the head of the moment: tags
  * resolve to it, an end past it is cut to it, and a range starting past it is empty (nothing yet).
- * `pending` is the block after the head (spec 2.1): a range ending at it also holds the pending
+ * `pending` is the block after the head (docs/rpc-conformance.md, "Pending logs"): a range ending at it also holds the pending
  * block's logs, last and without position.
  */
 export async function findLogs(deps: LogSources, q: LogQuery): Promise<LogEntry[]> {
@@ -46,7 +46,7 @@ export async function matchingPendingLogs(pending: LogSources['pending'], criter
 
 /**
  * The logs of one block, canonical or not; the bloom is checked before the receipts are read. A block
- * this node does not have has no logs: an empty array (spec 4.3: "empty array when none match").
+ * this node does not have has no logs: an empty array, as for a query that matches nothing (docs/rpc-conformance.md, "Error codes").
  */
 async function blockLogs(reader: ChainView, hash: Uint8Array, criteria: LogCriteria): Promise<LogEntry[]> {
   const block = await reader.getBlock(hash);
