@@ -1,8 +1,8 @@
 /**
  * Transaction and block execution with @ethereumjs/vm. The rule set is Cancun without a base
  * fee (blocks carry `minimumGasPrice` instead; the execution header has baseFeePerGas 0), so the
- * default output of current solc (PUSH0, MCOPY, TSTORE…) runs. Legacy (EIP-155) and EIP-2930
- * transactions are accepted; fees go to the block's coinbase.
+ * default output of current solc (PUSH0, MCOPY, TSTORE…) runs. Legacy (EIP-155), EIP-2930 and
+ * EIP-1559 transactions are accepted (the last pay their tip: txPrice.ts); fees go to the block's coinbase.
  */
 import { createBlock, type Block as EjsBlock } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
@@ -19,6 +19,7 @@ import { BatchedTrie, BatchedStateManager } from './stateTrie.ts';
 import { OverlayTrieDb } from './trieDb.ts';
 import { orderedTrieRoot } from './trieRoot.ts';
 import { txBytes, txFromBytes } from './txEncoding.ts';
+import { effectiveGasPrice } from './txPrice.ts';
 
 /** A log as stored: [address, topics, data]. */
 export type StoredLog = [Uint8Array, Uint8Array[], Uint8Array];
@@ -34,7 +35,7 @@ export interface StoredReceipt {
 }
 
 /** Transaction types this chain accepts. */
-export const SUPPORTED_TX_TYPES = new Set([0, 1]);
+export const SUPPORTED_TX_TYPES = new Set([0, 1, 2]);
 
 function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
   // Typed transactions pass the y-parity (0/1); legacy ones 27/28, or 35 + 2·chainId + parity (EIP-155).
@@ -85,7 +86,7 @@ export function decodeTx(raw: Uint8Array, common: Common): TypedTransaction {
   if (raw.length === 0) throw new TxDecodeError('malformed', 'empty transaction bytes');
   const type = raw[0]! >= 0xc0 ? 0 : raw[0]!;
   if (!SUPPORTED_TX_TYPES.has(type)) {
-    throw new TxDecodeError('rejected', `transaction type ${type} is not supported: this chain accepts legacy (0) and EIP-2930 (1) transactions`);
+    throw new TxDecodeError('rejected', `transaction type ${type} is not supported: this chain accepts legacy (0), EIP-2930 (1) and EIP-1559 (2) transactions`);
   }
   let tx: TypedTransaction;
   try {
@@ -303,7 +304,7 @@ async function runBlockTxs(
   await sm.checkpoint();
   for (const edit of ctx.stateEdits ?? []) await applyEdit(sm, edit);
   for (const tx of txs) {
-    const price = (tx as { gasPrice: bigint }).gasPrice;
+    const price = effectiveGasPrice(tx);
     const problem = tx.gasLimit > ctx.gasLimit - gasUsed
       ? 'transaction does not fit in the block gas limit'
       : price < ctx.minimumGasPrice ? "transaction's gas price lower than block's minimum" : undefined;

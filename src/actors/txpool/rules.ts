@@ -8,6 +8,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { BlockHeader } from '../../chain/header.ts';
 import { nextMinimumGasPrice } from '../../chain/rules.ts';
 import { txBytes } from '../../chain/txEncoding.ts';
+import { effectiveGasPrice, maxGasPrice } from '../../chain/txPrice.ts';
 import { NodeError } from '../../errors.ts';
 
 export interface TxPoolOptions {
@@ -36,9 +37,10 @@ export const DEFAULT_TXPOOL_OPTIONS: TxPoolOptions = {
 /** RSKIP252: a gas price above this multiple of the block minimum is refused (when the minimum is not 0). */
 export const GAS_PRICE_CAP_FACTOR = 80n;
 
-export const gasPriceOf = (tx: TypedTransaction): bigint => (tx as unknown as { gasPrice: bigint }).gasPrice;
-/** The most a transaction can take from its sender: value plus its whole gas at its price. */
-export const maxCostOf = (tx: TypedTransaction): bigint => gasPriceOf(tx) * tx.gasLimit + tx.value;
+/** The price a transaction is ranked and checked by: what it pays when mined. */
+export const gasPriceOf = effectiveGasPrice;
+/** The most a transaction can take from its sender: value plus its whole gas at its highest price. */
+export const maxCostOf = (tx: TypedTransaction): bigint => maxGasPrice(tx) * tx.gasLimit + tx.value;
 
 export interface AdmissionFacts {
   readonly tx: TypedTransaction;
