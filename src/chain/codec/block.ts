@@ -4,7 +4,7 @@ import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { concatBytes } from '@ethereumjs/util';
 import { EMPTY, toBig, uintBytes } from './bytes.ts';
-import type { StoredLog, StoredReceipt } from './execution.ts';
+import type { StoredLog, StoredReceipt } from '../execution/blockRunner.ts';
 import { decodeHeaderFields, fullFields, headerHash, type BlockHeader } from './header.ts';
 import { txBytes, txFromBytes } from './txEncoding.ts';
 

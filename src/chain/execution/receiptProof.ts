@@ -5,7 +5,7 @@
  */
 import { createMerkleProof } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { consensusReceipt, orderedTrie, type StoredReceipt } from './execution.ts';
+import { consensusReceipt, orderedTrie, type StoredReceipt } from './blockRunner.ts';
 
 export async function receiptProof(receipts: readonly StoredReceipt[], index: number): Promise<Uint8Array[]> {
   const trie = await orderedTrie(receipts.map(consensusReceipt));

@@ -6,10 +6,10 @@
  * block's logs are read and decoded once for both.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { Block } from './block.ts';
+import type { Block } from '../codec/block.ts';
 import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from './logFilter.ts';
-import { Lru } from './lru.ts';
-import type { ChainView } from './reader.ts';
+import { Lru } from '../storage/lru.ts';
+import type { ChainView } from '../reader.ts';
 
 export interface LiveLog {
   readonly log: LogEntry;
