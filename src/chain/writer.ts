@@ -9,10 +9,10 @@ import { RLP } from '@ethereumjs/rlp';
 import {
   applyForkDetection, dsha256, forkDetectionData, targetFromDifficulty, verifyMergedMiningProof,
 } from '../mergedmining/index.ts';
-import { encodeBody, encodeReceipts, makeBlock, type Block } from './codec/block.ts';
+import { encodeBody, encodeReceipts, makeBlock, type Block, type StoredReceipt } from './codec/block.ts';
 import { EMPTY, ZERO_HASH, uintBytes } from './codec/bytes.ts';
 import {
-  BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult, type StateEdit, type StoredReceipt,
+  BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult, type StateEdit,
 } from './execution/blockRunner.ts';
 import { EMPTY_UNCLES_HASH, encodeFullHeader, headerHash, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './codec/header.ts';
 import { ensureLogIndex, indexedMarkerOp, logIndexOps } from './logs/logIndex.ts';

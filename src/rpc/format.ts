@@ -3,7 +3,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import { encodeBlock, type Block } from '../chain/codec/block.ts';
 import { hex, quantity, type Hex } from '../chain/codec/bytes.ts';
-import type { StoredReceipt } from '../chain/execution/blockRunner.ts';
+import type { StoredReceipt } from '../chain/codec/block.ts';
 import { headerHash as headerHashOf, mergedMiningBaseHash } from '../chain/codec/header.ts';
 import { blockLogEntries, type LogEntry } from '../chain/logs/logFilter.ts';
 import { findTaggedHash, parentHeaderHash, reverseBytes } from '../mergedmining/index.ts';

@@ -19,19 +19,7 @@ import { BatchedTrie, BatchedStateManager } from '../storage/stateTrie.ts';
 import { OverlayTrieDb } from '../storage/trieDb.ts';
 import { orderedTrieRoot } from '../storage/trieRoot.ts';
 import { txBytes, txFromBytes } from '../codec/txEncoding.ts';
-
-/** A log as stored: [address, topics, data]. */
-export type StoredLog = [Uint8Array, Uint8Array[], Uint8Array];
-
-export interface StoredReceipt {
-  readonly status: 0 | 1;
-  readonly cumulativeGasUsed: bigint;
-  readonly gasUsed: bigint;
-  readonly logs: readonly StoredLog[];
-  readonly bloom: Uint8Array;
-  readonly contractAddress?: Uint8Array;
-  readonly txType: number;
-}
+import type { StoredLog, StoredReceipt } from '../codec/block.ts';
 
 /** Transaction types this chain accepts. */
 export const SUPPORTED_TX_TYPES = new Set([0, 1]);

@@ -6,7 +6,7 @@
 import { Bloom } from '@ethereumjs/vm';
 import type { Block } from '../codec/block.ts';
 import { fromHex, hex, type Hex } from '../codec/bytes.ts';
-import type { StoredReceipt } from '../execution/blockRunner.ts';
+import type { StoredReceipt } from '../codec/block.ts';
 
 /** The most topics a log has (LOG0…LOG4), hence the most positions a filter may constrain. */
 export const MAX_TOPIC_POSITIONS = 4;

@@ -20,7 +20,7 @@
 import { concatBytes } from '@ethereumjs/util';
 import type { Block } from '../codec/block.ts';
 import { be64, fromHex, hex, toBig, uintBytes, type Hex } from '../codec/bytes.ts';
-import type { StoredReceipt } from '../execution/blockRunner.ts';
+import type { StoredReceipt } from '../codec/block.ts';
 import { blockLogEntries, type LogEntry } from './logFilter.ts';
 import type { BatchOp, BytesSublevel, ChainStore } from '../storage/store.ts';
 
