@@ -2,10 +2,10 @@
  * Gas price suggestions and fee history on a chain without a base fee: blocks carry `minimumGasPrice`,
  * which moves 1 % per block toward the miner's target (docs/rpc-compatibility.md "Gas price").
  */
-import type { Block } from '../../../chain/block.ts';
-import { quantity } from '../../../chain/bytes.ts';
-import { nextMinimumGasPrice } from '../../../chain/rules.ts';
-import { effectiveGasPrice } from '../../../chain/txPrice.ts';
+import type { Block } from '../../../chain/codec/block.ts';
+import { quantity } from '../../../chain/codec/bytes.ts';
+import { nextMinimumGasPrice } from '../../../chain/execution/rules.ts';
+import { effectiveGasPrice } from '../../../chain/execution/txPrice.ts';
 import { findBlock } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';
