@@ -1,8 +1,8 @@
 /**
  * What a transaction pays per gas on this chain. There is no base fee (the execution header's is 0:
- * docs/rpc-compatibility.md "Gas price"), so an EIP-1559 transaction pays its tip, capped by its fee
- * cap, as the EVM charges it; every fee goes to the coinbase. Legacy and EIP-2930 transactions pay their
- * gas price.
+ * docs/rpc-compatibility.md "Gas price"), so an EIP-1559 transaction pays its tip, as the EVM charges
+ * it (a tip above the fee cap does not decode); every fee goes to the coinbase. Legacy and EIP-2930
+ * transactions pay their gas price.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 
@@ -11,8 +11,7 @@ interface FeeFields { gasPrice?: bigint; maxFeePerGas?: bigint; maxPriorityFeePe
 /** The price per gas the transaction pays when mined: what the block minimum, pool order and receipts use. */
 export function effectiveGasPrice(tx: TypedTransaction): bigint {
   const t = tx as unknown as FeeFields;
-  if (t.maxFeePerGas === undefined) return t.gasPrice!;
-  return t.maxPriorityFeePerGas! < t.maxFeePerGas ? t.maxPriorityFeePerGas! : t.maxFeePerGas;
+  return t.maxPriorityFeePerGas ?? t.gasPrice!;
 }
 
 /** The most it may pay per gas: the balance must cover its gas at this price (as the EVM checks). */
