@@ -18,6 +18,7 @@ import { spawnRpcListener } from './actors/rpcListener/index.ts';
 import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool, TxRefusedError, type TxPoolProtocol } from './actors/txpool/index.ts';
 import { encodeBlock } from './chain/codec/block.ts';
 import { txBytes } from './chain/codec/txEncoding.ts';
+import { impersonatedSender } from './chain/codec/impersonation.ts';
 import {
   createP2P, gossipTopics, MAX_GOSSIP_BYTES, offerServices, parsePeerAddress, requestBlocksByRange, REQUEST_TIMEOUT_MS, takePooledTxs,
   topicScoreParams, type P2P, type PeerEvent, type PeerIdStr,
@@ -227,7 +228,7 @@ async function startPeers(
         onStatus: (peer, status) => tellPeers({ type: 'peer.handshaked', peer, status }),
         pooledTxs: async () => {
           const { pending, queued } = await txpool.ref.ask('pool.list', {});
-          return [...pending, ...queued].map((p) => txBytes(p.tx));
+          return [...pending, ...queued].filter((p) => !impersonatedSender(p.tx)).map((p) => txBytes(p.tx));
         },
         importBlock: (block) => chain.ref.ask('block.import', { block, origin: 'peer' }, 60_000),
         onOrphan: (peer, number) => tellSync({ type: 'block.orphan', peer, number }),
@@ -244,7 +245,8 @@ async function startPeers(
   }));
   bus.subscribe(peerManager.ref, (e) => {
     if (e.type === 'chain.blockImported' && e.origin === 'local') return { type: 'gossip.publish' as const, topic: topics.blocks, encode: () => encodeBlock(e.block) };
-    if (e.type === 'pool.txAdded') return { type: 'gossip.publish' as const, topic: topics.txs, encode: () => txBytes(e.tx) };
+    // Impersonated transactions stay with the node that made them (peers refuse them outside blocks).
+    if (e.type === 'pool.txAdded' && !impersonatedSender(e.tx)) return { type: 'gossip.publish' as const, topic: topics.txs, encode: () => txBytes(e.tx) };
     return undefined;
   });
   return { peerManager, blockSync };

@@ -19,6 +19,7 @@ import { BatchedTrie, BatchedStateManager } from '../storage/stateTrie.ts';
 import { OverlayTrieDb } from '../storage/trieDb.ts';
 import { orderedTrieRoot } from '../storage/trieRoot.ts';
 import { txBytes, txFromBytes } from '../codec/txEncoding.ts';
+import { allowImpersonation, impersonatedSender } from '../codec/impersonation.ts';
 import type { StoredLog, StoredReceipt } from '../codec/block.ts';
 import { effectiveGasPrice } from './txPrice.ts';
 
@@ -56,6 +57,7 @@ export function createChainCommon(network: Network): Common {
   };
   const Emitter = common.events.constructor as new () => Common['events'];
   common.copy = () => Object.assign(Object.create(common) as Common, { events: new Emitter() });
+  if (network.name === 'regtest') allowImpersonation(common);
   return common;
 }
 
@@ -88,6 +90,8 @@ export function decodeTx(raw: Uint8Array, common: Common): TypedTransaction {
     throw new TxDecodeError('malformed', msg.split('(')[0]!.trim());
   }
   if (!tx.isSigned()) throw new TxDecodeError('rejected', 'transaction is not signed');
+  // Only this node's eth_sendTransaction makes them, for an account it impersonates (docs/rpc-compatibility.md "Account impersonation").
+  if (impersonatedSender(tx)) throw new TxDecodeError('rejected', 'invalid transaction signature: s = 1 marks an impersonated transaction, which only a regtest node\'s eth_sendTransaction sends');
   try {
     tx.getSenderPublicKey(); // recovers (and keeps) the sender's key; its address is hashed where it is needed
   } catch {
