@@ -116,4 +116,14 @@ Foundry('cast send without --legacy: an EIP-1559 transaction, mined at its tip',
   assert.is(BigInt(await rpc<string>(url, 'eth_call', [{ to: counter, data: '0x06661abd' }, 'latest'])), 2n, 'count() after two bumps');
 });
 
+Foundry('cast send --unlocked --from an impersonated account without its key', async () => {
+  const url = await setup();
+  const whale = '0x5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a';
+  await run('cast', ['rpc', 'anvil_setBalance', whale, '0xde0b6b3a7640000', '--rpc-url', url]);
+  await run('cast', ['rpc', 'anvil_impersonateAccount', whale, '--rpc-url', url]);
+  const out = await run('cast', ['send', counter, 'bump()', '--unlocked', '--from', whale, '--rpc-url', url, '--json']);
+  const { status, from } = JSON.parse(out);
+  assert.equal([status, from.toLowerCase()], ['0x1', whale]);
+});
+
 Foundry.run();

@@ -38,6 +38,8 @@ Impersonation('viem test actions: impersonateAccount, then sendTransaction as th
   assert.equal([receipt.status, receipt.from], ['success', WHALE]);
   assert.is((await test.getTransaction({ hash: viemHash })).from, WHALE);
   assert.is(await test.getBalance({ address: TO }), 5n);
+  const frame = await rpc(await url(), 'debug_traceTransaction', [viemHash, { tracer: 'callTracer' }]);
+  assert.is(frame.from, WHALE, 'a trace replays it with the same sender');
   await test.stopImpersonatingAccount({ address: WHALE });
   const refused = await rpcError(await url(), 'eth_sendTransaction', [{ from: WHALE, to: TO, value: '0x1' }]);
   assert.equal([refused.code, refused.message], [-32602, `unknown account ${WHALE}: this node holds no key for it`]);
@@ -84,7 +86,7 @@ Impersonation('a peer imports the block and reads the same sender from the trans
   }
 });
 
-Impersonation('a marked transaction from outside is refused (-32010): only eth_sendTransaction makes one', async () => {
+Impersonation('a marked transaction from outside is refused (-32010): only eth_sendTransaction makes one; a bad address is -32602', async () => {
   const marked = ethers.Transaction.from({
     type: 0, chainId: 33, nonce: 9, gasPrice: 0, gasLimit: 21_000, to: TO, value: 1,
     signature: { r: ethers.zeroPadValue(WHALE, 32), s: ethers.toBeHex(1, 32), v: 27 },
@@ -92,6 +94,8 @@ Impersonation('a marked transaction from outside is refused (-32010): only eth_s
   const err = await rpcError(await url(), 'eth_sendRawTransaction', [marked]);
   assert.is(err.code, -32010);
   assert.match(err.message, /s = 1 marks an impersonated transaction/);
+  const bad = await rpcError(await url(), 'hardhat_impersonateAccount', ['0x1234']);
+  assert.equal([bad.code, /argument 0 \(address\)/.test(bad.message)], [-32602, true], bad.message);
 });
 
 Impersonation.run();
