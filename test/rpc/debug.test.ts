@@ -213,7 +213,7 @@ Debug('tracing writes nothing: head, state and receipts stay as they were', asyn
   assert.equal(after, before);
 });
 
-Debug('debug_wireProtocolQueueSize is 0x0 (no p2p layer yet)', async () => {
+Debug('debug_wireProtocolQueueSize: a node without peers has no bytes waiting to be sent', async () => {
   assert.is(await call('debug_wireProtocolQueueSize'), '0x0');
 });
 
