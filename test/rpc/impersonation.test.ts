@@ -4,10 +4,11 @@
  * lacks; a peer imports the block and names the same sender; a marked transaction from outside is refused.
  */
 import { ethers } from 'ethers';
+import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestClient, createWalletClient, defineChain, http, parseEther, publicActions } from 'viem';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
+import { startTestNode, tempDir, type TestNode } from '../helpers/node.ts';
 import { rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
 
 const WHALE = '0x5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a';
@@ -83,6 +84,27 @@ Impersonation('a peer imports the block and reads the same sender from the trans
     assert.is(await rpc(peer.url, 'eth_getBalance', [TO, 'latest']), '0x5');
   } finally {
     await miner.stop();
+  }
+});
+
+Impersonation('a waiting impersonated transaction survives a restart in the pool\'s journal and is mined with its sender', async () => {
+  const dataDir = tempDir();
+  const first = await startTestNode({ dataDir, mining: 'off' });
+  let second: TestNode | undefined;
+  try {
+    await rpc(first.url, 'eth_sendTransaction', [{ from: DEV, to: WHALE, value: '0xde0b6b3a7640000' }]);
+    await rpc(first.url, 'evm_mine');
+    await rpc(first.url, 'hardhat_impersonateAccount', [WHALE]);
+    const hash = await rpc<string>(first.url, 'eth_sendTransaction', [{ from: WHALE, to: TO, value: '0x9' }]);
+    await first.stop({ keepData: true });
+    second = await startTestNode({ dataDir, mining: 'off' });
+    assert.is((await rpc(second.url, 'eth_getTransactionByHash', [hash])).from, WHALE, 'back in the pool, from the journal');
+    await rpc(second.url, 'evm_mine');
+    const receipt = await rpc(second.url, 'eth_getTransactionReceipt', [hash]);
+    assert.equal([receipt.status, receipt.from], ['0x1', WHALE]);
+  } finally {
+    await second?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
