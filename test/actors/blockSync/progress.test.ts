@@ -1,7 +1,7 @@
 /** Sync progress: the rate over the last half minute, the time left, and the line the log and the status page show. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { describeProgress, formatDuration, SyncProgress } from '../../src/actors/blockSync/progress.ts';
+import { describeProgress, formatDuration, SyncProgress } from '../../../src/actors/blockSync/progress.ts';
 
 const Progress = suite('sync progress');
 

@@ -5,9 +5,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lazyNode } from '../helpers/node.ts';
-import { compileFixture } from '../helpers/solc.ts';
-import { callerAbi, deployTraceFixture, GAS, KILL_VALUE, SENDER, type TraceFixture } from '../helpers/traceFixture.ts';
+import { lazyNode } from '../../helpers/node.ts';
+import { compileFixture } from '../../helpers/solc.ts';
+import { callerAbi, deployTraceFixture, GAS, KILL_VALUE, SENDER, type TraceFixture } from '../../helpers/traceFixture.ts';
 
 const Debug = suite('debug_*');
 const { url, call, fails, stop } = lazyNode();

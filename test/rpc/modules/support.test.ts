@@ -6,8 +6,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lazyNode } from '../helpers/node.ts';
-import { post } from '../helpers/rpc.ts';
+import { lazyNode } from '../../helpers/node.ts';
+import { post } from '../../helpers/rpc.ts';
 
 const SUPPORTED: Record<string, string[]> = {
   web3: ['web3_clientVersion', 'web3_sha3'],

@@ -5,10 +5,10 @@
 import { ethers } from 'ethers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { topic } from '../helpers/logChain.ts';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { rpc, rpcError } from '../helpers/rpc.ts';
-import { compileFixture } from '../helpers/solc.ts';
+import { topic } from '../../../helpers/logChain.ts';
+import { startTestNode, type TestNode } from '../../../helpers/node.ts';
+import { rpc, rpcError } from '../../../helpers/rpc.ts';
+import { compileFixture } from '../../../helpers/solc.ts';
 
 const DEV_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
 const A = topic(0xa1);

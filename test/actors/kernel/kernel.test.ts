@@ -1,7 +1,7 @@
 /** The actor kernel: ordering, ask deadlines, bounded mailboxes, supervision, event bus. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AskTimeoutError, createEventBus, MailboxFullError, spawn, type Behavior } from '../../src/actors/kernel/index.ts';
+import { AskTimeoutError, createEventBus, MailboxFullError, spawn, type Behavior } from '../../../src/actors/kernel/index.ts';
 
 type CounterProtocol = {
   tell: { type: 'add'; n: number } | { type: 'boom' } | { type: 'slow'; ms: number };

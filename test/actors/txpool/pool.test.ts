@@ -6,8 +6,8 @@
 import { ethers } from 'ethers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
+import { startTestNode, type TestNode } from '../../helpers/node.ts';
+import { rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';
 
 const KEYS = [
   '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4',

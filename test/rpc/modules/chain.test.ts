@@ -10,8 +10,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lazyNode } from '../helpers/node.ts';
-import { deployTraceFixture, type TraceFixture } from '../helpers/traceFixture.ts';
+import { lazyNode } from '../../helpers/node.ts';
+import { deployTraceFixture, type TraceFixture } from '../../helpers/traceFixture.ts';
 
 const Chain = suite('chain_* and eth_bridgeState');
 const { url, call, fails, stop } = lazyNode();

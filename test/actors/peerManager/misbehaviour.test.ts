@@ -3,11 +3,11 @@ import { ethers } from 'ethers';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeBlock, makeBlock } from '../../src/chain/block.ts';
-import { createP2P, encodeStatus, gossipTopics, STATUS_PROTOCOL, topicScoreParams, type P2P } from '../../src/p2p/index.ts';
-import { startTestnet, type TestnetNode } from '../../testnet/harness.ts';
-import { startTestNode, tempDir } from '../helpers/node.ts';
-import { rpc, waitUntil } from '../helpers/rpc.ts';
+import { encodeBlock, makeBlock } from '../../../src/chain/block.ts';
+import { createP2P, encodeStatus, gossipTopics, STATUS_PROTOCOL, topicScoreParams, type P2P } from '../../../src/p2p/index.ts';
+import { startTestnet, type TestnetNode } from '../../../testnet/harness.ts';
+import { startTestNode, tempDir } from '../../helpers/node.ts';
+import { rpc, waitUntil } from '../../helpers/rpc.ts';
 
 const Misbehaviour = suite('peer misbehaviour');
 

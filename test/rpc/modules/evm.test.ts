@@ -5,8 +5,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
+import { startTestNode, type TestNode } from '../../helpers/node.ts';
+import { rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';
 
 const DEV = '0x7986b3df570230288501eea3d890bd66948c9b79';
 const TO = '0x4444444444444444444444444444444444444444';

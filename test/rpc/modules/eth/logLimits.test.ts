@@ -10,10 +10,10 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { quantity } from '../../src/chain/bytes.ts';
-import { openTestChain, type TestChain } from '../helpers/chain.ts';
-import { mine, PONG, Sender, serveChain, type ServedChain } from '../helpers/logChain.ts';
-import { rpc, rpcError } from '../helpers/rpc.ts';
+import { quantity } from '../../../../src/chain/bytes.ts';
+import { openTestChain, type TestChain } from '../../../helpers/chain.ts';
+import { mine, PONG, Sender, serveChain, type ServedChain } from '../../../helpers/logChain.ts';
+import { rpc, rpcError } from '../../../helpers/rpc.ts';
 
 const Limits = suite('eth_getLogs limits');
 let chain: TestChain;

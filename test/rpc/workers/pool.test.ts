@@ -8,13 +8,13 @@ import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import WebSocket from 'ws';
 import * as assert from 'uvu/assert';
-import { ConfigError, parseConfig } from '../../src/config.ts';
-import { IN_FLIGHT_PER_WORKER, QUEUED_PER_WORKER } from '../../src/rpc/workers/pool.ts';
-import { WORKER_METHODS, workerMethods } from '../../src/rpc/workers/methods.ts';
-import type { ChainView } from '../../src/chain/reader.ts';
-import { startChildNode, startTestNode, tempDir } from '../helpers/node.ts';
-import { post, rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
-import { SENDER } from '../helpers/traceFixture.ts';
+import { ConfigError, parseConfig } from '../../../src/config.ts';
+import { IN_FLIGHT_PER_WORKER, QUEUED_PER_WORKER } from '../../../src/rpc/workers/pool.ts';
+import { WORKER_METHODS, workerMethods } from '../../../src/rpc/workers/methods.ts';
+import type { ChainView } from '../../../src/chain/reader.ts';
+import { startChildNode, startTestNode, tempDir } from '../../helpers/node.ts';
+import { post, rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';
+import { SENDER } from '../../helpers/traceFixture.ts';
 
 const Workers = suite('RPC workers');
 

@@ -8,10 +8,10 @@ import { appendFileSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TxJournal } from '../../src/actors/txpool/journal.ts';
-import { keccak256 } from '../../src/chain/keccak.ts';
-import { startChildNode, startTestNode, tempDir } from '../helpers/node.ts';
-import { rpc, waitUntil } from '../helpers/rpc.ts';
+import { TxJournal } from '../../../src/actors/txpool/journal.ts';
+import { keccak256 } from '../../../src/chain/keccak.ts';
+import { startChildNode, startTestNode, tempDir } from '../../helpers/node.ts';
+import { rpc, waitUntil } from '../../helpers/rpc.ts';
 
 const Journal = suite('transaction journal');
 const TO = '0x09a1eda29f664ac8f68106f6567276df0c65d859';

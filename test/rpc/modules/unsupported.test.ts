@@ -4,9 +4,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resolveSwitches } from '../../src/rpc/switches.ts';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { rpc, rpcError } from '../helpers/rpc.ts';
+import { resolveSwitches } from '../../../src/rpc/switches.ts';
+import { startTestNode, type TestNode } from '../../helpers/node.ts';
+import { rpc, rpcError } from '../../helpers/rpc.ts';
 
 const Unsupported = suite('unsupported groups');
 const nodes: TestNode[] = [];

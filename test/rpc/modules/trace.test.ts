@@ -5,8 +5,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lazyNode } from '../helpers/node.ts';
-import { deployTraceFixture, KILL_VALUE, OTHER, SENDER, type TraceFixture } from '../helpers/traceFixture.ts';
+import { lazyNode } from '../../helpers/node.ts';
+import { deployTraceFixture, KILL_VALUE, OTHER, SENDER, type TraceFixture } from '../../helpers/traceFixture.ts';
 
 const Trace = suite('trace_*');
 const { url, call, fails, stop } = lazyNode();

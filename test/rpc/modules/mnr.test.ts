@@ -7,10 +7,10 @@ import * as assert from 'uvu/assert';
 import {
   buildTaggedCoinbase, merkleRoot, parentTxid, reverseBytes, serializeParentBlock, serializeParentHeader, sha256Resume,
   solveParentHeader, type ParentHeader,
-} from '../../src/mergedmining/index.ts';
-import { parseParentTx } from '../../src/mergedmining/index.ts';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { post, rpc, rpcError } from '../helpers/rpc.ts';
+} from '../../../src/mergedmining/index.ts';
+import { parseParentTx } from '../../../src/mergedmining/index.ts';
+import { startTestNode, type TestNode } from '../../helpers/node.ts';
+import { post, rpc, rpcError } from '../../helpers/rpc.ts';
 
 const Mnr = suite('mnr_* and eth_* mining');
 let node: TestNode;

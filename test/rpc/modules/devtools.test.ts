@@ -7,11 +7,11 @@
 import { ethers } from 'ethers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../src/config.ts';
-import { resolveSwitches } from '../../src/rpc/switches.ts';
-import { lazyNode, startTestNode } from '../helpers/node.ts';
-import { rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
-import { compileFixture } from '../helpers/solc.ts';
+import { parseConfig } from '../../../src/config.ts';
+import { resolveSwitches } from '../../../src/rpc/switches.ts';
+import { lazyNode, startTestNode } from '../../helpers/node.ts';
+import { rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';
+import { compileFixture } from '../../helpers/solc.ts';
 
 const DEV = '0x7986b3df570230288501eea3d890bd66948c9b79';
 const TO = '0x4444444444444444444444444444444444444444';

@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestNode, tempDir, type TestNode } from '../helpers/node.ts';
-import { rpc, rpcError, waitUntil } from '../helpers/rpc.ts';
+import { startTestNode, tempDir, type TestNode } from '../../helpers/node.ts';
+import { rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';
 
 const DEV = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';
 const MINER = '0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d';

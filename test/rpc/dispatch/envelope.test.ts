@@ -1,8 +1,8 @@
 /** JSON-RPC 2.0 envelope and HTTP transport over raw HTTP: ids, batches, notifications, parse/request errors, limits. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { post } from '../helpers/rpc.ts';
+import { startTestNode, type TestNode } from '../../helpers/node.ts';
+import { post } from '../../helpers/rpc.ts';
 
 let node: TestNode | undefined;
 let starting: Promise<TestNode> | undefined;
