@@ -84,7 +84,7 @@ export class SwitchError extends Error {}
 
 /**
  * The network's (or a hosted endpoint's) defaults with the operator's overrides applied; SwitchError names
- * what is wrong. (Naming personal for a hosted endpoint is refused by the configuration: src/config.ts.)
+ * what is wrong. (Naming personal for a hosted endpoint is refused by the configuration: src/config/index.ts.)
  */
 export function resolveSwitches(network: NetworkName, overrides: SwitchOverrides, hosted = false): RpcSwitches {
   const out: Record<ModuleName, ModuleSwitch> = { ...defaultSwitches(network, hosted) };

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, ConfigExit, parseConfig, USAGE } from '../../src/config.ts';
+import { ConfigError, ConfigExit, parseConfig, USAGE } from '../../src/config/index.ts';
 import { OPTIONS } from '../../src/config/options.ts';
 import { tempDir } from '../helpers/node.ts';
 

@@ -10,7 +10,7 @@ import { DEFAULT_FILTER_OPTIONS, spawnFilterSupervisor } from '../../src/actors/
 import type { NodeEvent } from '../../src/actors/events.ts';
 import { createEventBus } from '../../src/actors/kernel/index.ts';
 import { toLiveEvent } from '../../src/actors/liveEvents.ts';
-import { spawnRpcListener } from '../../src/actors/rpcListener/index.ts';
+import { spawnRpcListener } from '../../src/rpc/listener/index.ts';
 import { LiveLogSource } from '../../src/chain/liveLogs.ts';
 import { defaultSwitches } from '../../src/rpc/switches.ts';
 import type { Block } from '../../src/chain/block.ts';

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, parseConfig } from '../../src/config.ts';
+import { ConfigError, parseConfig } from '../../src/config/index.ts';
 import { HostedGate, loadApiKeys } from '../../src/rpc/hosted.ts';
 import { defaultSwitches, isCallable } from '../../src/rpc/switches.ts';
 import { startTestNode, tempDir, type TestNode } from '../helpers/node.ts';

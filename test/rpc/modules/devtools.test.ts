@@ -7,7 +7,7 @@
 import { ethers } from 'ethers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../../src/config.ts';
+import { parseConfig } from '../../../src/config/index.ts';
 import { resolveSwitches } from '../../../src/rpc/switches.ts';
 import { lazyNode, startTestNode } from '../../helpers/node.ts';
 import { rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import WebSocket from 'ws';
 import * as assert from 'uvu/assert';
-import { ConfigError, parseConfig } from '../../../src/config.ts';
+import { ConfigError, parseConfig } from '../../../src/config/index.ts';
 import { IN_FLIGHT_PER_WORKER, QUEUED_PER_WORKER } from '../../../src/rpc/workers/pool.ts';
 import { WORKER_METHODS, workerMethods } from '../../../src/rpc/workers/methods.ts';
 import type { ChainView } from '../../../src/chain/reader.ts';

@@ -5,13 +5,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Block } from '../../chain/block.ts';
-import { logger } from '../../log.ts';
-import type { NodeMetrics } from '../../monitor/metrics.ts';
-import { STATUS_PAGE } from '../../monitor/page.ts';
-import { RecentBlocks, statusSnapshot, type StatusSources } from '../../monitor/status.ts';
-import { listen } from '../../rpc/server.ts';
-import { spawn, type Actor } from '../kernel/index.ts';
+import type { Block } from '../chain/block.ts';
+import { logger } from '../log.ts';
+import type { NodeMetrics } from './metrics.ts';
+import { STATUS_PAGE } from './page.ts';
+import { RecentBlocks, statusSnapshot, type StatusSources } from './status.ts';
+import { listen } from '../rpc/server.ts';
+import { spawn, type Actor } from '../actors/kernel/index.ts';
 
 export type MonitorProtocol = {
   tell: { type: 'block.added'; block: Block; best: boolean };

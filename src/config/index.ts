@@ -1,18 +1,18 @@
 /** Node configuration: the options (src/config/options.ts) from file, environment and flags, validated and resolved into a NodeConfig. */
 import { readFileSync } from 'node:fs';
 import { stringify as toToml } from 'smol-toml';
-import { fromHex } from './chain/bytes.ts';
-import { NETWORKS, type NetworkName } from './chain/networks.ts';
-import type { MiningMode } from './actors/miner/index.ts';
-import type { TxPoolOptions } from './actors/txpool/index.ts';
-import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from './rpc/hosted.ts';
-import type { RevertCode } from './rpc/revertCode.ts';
-import { resolveSwitches, type RpcSwitches } from './rpc/switches.ts';
-import { parseAnnounceAddress, parsePeerAddress } from './p2p/index.ts';
-import { ConfigError, ConfigExit } from './config/error.ts';
-import { acceptsOf, DEFAULT_MIN_PEERS, isFlagOnly, optionsSchema, USAGE, type Options } from './config/options.ts';
-import { envName, fromEnv, fromFile, fromFlags, type RawOptions } from './config/sources.ts';
-import type { LogFormat, LogLevel } from './log.ts';
+import { fromHex } from '../chain/bytes.ts';
+import { NETWORKS, type NetworkName } from '../chain/networks.ts';
+import type { MiningMode } from '../actors/miner/index.ts';
+import type { TxPoolOptions } from '../actors/txpool/index.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from '../rpc/hosted.ts';
+import type { RevertCode } from '../rpc/revertCode.ts';
+import { resolveSwitches, type RpcSwitches } from '../rpc/switches.ts';
+import { parseAnnounceAddress, parsePeerAddress } from '../p2p/index.ts';
+import { ConfigError, ConfigExit } from './error.ts';
+import { acceptsOf, DEFAULT_MIN_PEERS, isFlagOnly, optionsSchema, USAGE, type Options } from './options.ts';
+import { envName, fromEnv, fromFile, fromFlags, type RawOptions } from './sources.ts';
+import type { LogFormat, LogLevel } from '../log.ts';
 
 export { ConfigError, ConfigExit, DEFAULT_MIN_PEERS, USAGE };
 
@@ -57,7 +57,7 @@ export interface NodeConfig {
   rpcGasCap?: bigint;
   /** Error code of reverts in eth_call / eth_estimateGas: -32015 (spec, default) or 3 (geth, which viem decodes). */
   rpcRevertCode?: RevertCode;
-  /** The metrics and status page server (src/actors/monitor); undefined: off. */
+  /** The metrics and status page server (src/monitor); undefined: off. */
   metrics?: { host: string; port: number };
   /** Process-wide: main.ts configures src/log.ts with it before starting the node. */
   log?: { level: LogLevel; format?: LogFormat };
