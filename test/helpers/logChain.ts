@@ -90,7 +90,7 @@ export async function serveChain(chain: TestChain, opts: { idleTimeoutMs?: numbe
   // No pool feeds this chain: its pending block has no logs.
   const pending = { get: async () => ({ logs: [] }) };
   const methods = { ...ethLogMethods({ reader, pending }), ...ethFilterMethods({ reader, pending, filters: filters.ref }) };
-  const listener = spawnRpcListener(methods, defaultSwitches('regtest'), '127.0.0.1', 0, undefined, reader, logs);
+  const listener = spawnRpcListener({ methods, switches: defaultSwitches('regtest'), host: '127.0.0.1', port: 0, gate: undefined, reader, logs });
   await listener.ready;
   bus.subscribe(listener.ref, toLiveEvent);
   const { port } = await listener.ref.ask('listener.address', {});

@@ -10,7 +10,8 @@ import type { BuildRequest, HeadChange, ImportOutcome, Template } from '../../ch
 export type BlockOrigin = 'local' | 'peer';
 
 export type ChainProtocol = {
-  tell: { type: 'noop' };
+  /** The chain hears no events: every message is a question with an answer. */
+  tell: never;
   ask: {
     'block.build': { req: BuildRequest; res: Template };
     /** `origin` tells subscribers whether to announce the block (only blocks mined here are). */

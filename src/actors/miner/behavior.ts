@@ -220,8 +220,9 @@ export function minerBehavior(
           s.stale = true;
           if (s.mode === 'auto') scheduleAuto(s);
           break;
-        case 'chain.siblingImported':
-          remember(s.siblings, bytesToHex(headerHash(msg.header)) as Hex, msg.header, SIBLINGS_KEPT);
+        case 'chain.blockImported':
+          if (msg.best) break; // the head change that follows says it all
+          remember(s.siblings, bytesToHex(msg.block.hash) as Hex, msg.block.header, SIBLINGS_KEPT);
           s.stale = true;
           break;
         case 'mine.auto': {

@@ -6,7 +6,7 @@
  */
 import type { Hex } from '../../chain/bytes.ts';
 import type { StateEdit } from '../../chain/execution.ts';
-import type { BlockHeader } from '../../chain/header.ts';
+import type { Block } from '../../chain/block.ts';
 import type { HeadChange, ImportResult, Template } from '../../chain/writer.ts';
 import type { ParentSolution } from '../../mergedmining/index.ts';
 
@@ -40,7 +40,8 @@ export type MinerProtocol = {
     | { type: 'pool.txAdded'; pending: boolean }
     | { type: 'pool.txRemoved' }
     | ({ type: 'chain.headChanged' } & HeadChange)
-    | { type: 'chain.siblingImported'; header: BlockHeader }
+    /** A block that did not become the head is a sibling of the chain: a candidate uncle. */
+    | { type: 'chain.blockImported'; block: Block; best: boolean }
     | { type: 'mine.auto' }
     | { type: 'mine.tick' };
   ask: {
