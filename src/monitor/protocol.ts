@@ -4,7 +4,7 @@
  * bus, so the page can draw forks the best chain has already left behind.
  */
 import type { AddressInfo } from 'node:net';
-import type { Block } from '../chain/block.ts';
+import type { Block } from '../chain/codec/block.ts';
 
 export type MonitorProtocol = {
   tell: { type: 'chain.blockImported'; block: Block; best: boolean };

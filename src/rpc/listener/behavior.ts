@@ -1,7 +1,7 @@
 /** The RPC listener's rules: serve HTTP and WebSocket requests, push live events to subscribers. */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { LiveLogSource } from '../../chain/liveLogs.ts';
+import type { LiveLogSource } from '../../chain/logs/liveLogs.ts';
 import type { ChainView } from '../../chain/reader.ts';
 import type { Behavior } from '../../actors/kernel/index.ts';
 import { logger } from '../../log.ts';
