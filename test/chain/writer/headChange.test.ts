@@ -1,9 +1,9 @@
 /** Head changes of a run of imports published as one (the chain actor's blocks.import). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Block } from '../../src/chain/codec/block.ts';
-import type { HeadInfo } from '../../src/chain/reader.ts';
-import { mergeHeadChanges } from '../../src/chain/writer.ts';
+import type { Block } from '../../../src/chain/codec/block.ts';
+import type { HeadInfo } from '../../../src/chain/reader.ts';
+import { mergeHeadChanges } from '../../../src/chain/writer.ts';
 
 const HeadChange = suite('mergeHeadChanges');
 const block = (id: number) => ({ hash: Uint8Array.of(id) }) as unknown as Block;
