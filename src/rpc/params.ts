@@ -5,6 +5,7 @@
 import type { Hex } from '../chain/codec/bytes.ts';
 import { fromHex } from '../chain/codec/bytes.ts';
 import { invalidParams } from './errors.ts';
+import type { BlockTag } from '../chain/blockTags.ts';
 
 export type Param<T> = (raw: unknown, name: string) => T;
 
@@ -53,7 +54,6 @@ export const index: Param<number> = (raw, name) => {
 export const bool: Param<boolean> = (raw, name) => (typeof raw === 'boolean' ? raw : fail(name, 'true or false', raw));
 export const text: Param<string> = (raw, name) => (typeof raw === 'string' ? raw : fail(name, 'a string', raw));
 
-export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 export type BlockSelector =
   | { kind: 'tag'; tag: BlockTag }
   | { kind: 'number'; number: bigint }

@@ -2,12 +2,11 @@
 import { createActor, type Actor as MachineActor } from 'xstate';
 import { UNREF_CLOCK, type Clock } from '../../machines/clock.ts';
 import { hex, type Hex } from '../../chain/codec/bytes.ts';
-import type { LiveLogSource } from '../../chain/logs/liveLogs.ts';
+import { boundsOf, type LiveLogSource } from '../../chain/logs/liveLogs.ts';
 import type { LogEntry } from '../../chain/logs/logFilter.ts';
 import { Lru } from '../../chain/storage/lru.ts';
 import { NodeError } from '../../errors.ts';
 import { bufferedChanges, endReason, filterMachine } from '../../machines/filter.machine.ts';
-import { boundsOf } from '../../rpc/filterParams.ts';
 import type { ActorRef, Behavior } from '../kernel/index.ts';
 import { randomId, type LiveEvent } from '../liveEvents.ts';
 import type { FilterChange, FilterDefinition, FilterSupervisorProtocol } from './protocol.ts';
