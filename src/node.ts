@@ -14,7 +14,7 @@ import { toLiveEvent } from './actors/liveEvents.ts';
 import type { NodeEvent } from './actors/events.ts';
 import { attach, createEventBus, type Actor, type ActorRef, type EventBus, type Protocol, type RoutingTable } from './actors/kernel/index.ts';
 import { spawnBlockSync, type BlockSyncProtocol } from './actors/blockSync/index.ts';
-import { ourStatus, spawnPeerManager, type PeerManagerProtocol } from './actors/peerManager/index.ts';
+import { DEFAULT_PEER_MANAGER_OPTIONS, ourStatus, spawnPeerManager, type PeerManagerProtocol } from './actors/peerManager/index.ts';
 import { spawnMiner, type MinerProtocol } from './actors/miner/index.ts';
 import { spawnRpcListener, type RpcListenerProtocol } from './rpc/listener/index.ts';
 import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool, TxRefusedError, type TxPoolProtocol } from './actors/txpool/index.ts';
@@ -37,7 +37,8 @@ import { buildMethods } from './rpc/modules/index.ts';
 import { PendingBlocks } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { BlockReplayer } from './tracing/replay.ts';
-import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER, RpcWorkerPool } from './rpc/workers/pool.ts';
+import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER } from './rpc/workers/options.ts';
+import { RpcWorkerPool } from './rpc/workers/pool.ts';
 import { spawnMonitor, type MonitorProtocol } from './monitor/index.ts';
 import { NodeMetrics } from './monitor/metrics.ts';
 import { logger, logsDebug } from './log.ts';
@@ -246,7 +247,7 @@ async function startPeers(
 
   const { p2p: opts } = config;
   peerManager = await start(hearing('peerManager', spawnPeerManager({
-    punishmentMs: opts.punishmentMs, maxRecords: 100, minPeers: Math.min(opts.minPeers, opts.maxPeers), dialIntervalMs: 1_000,
+    ...DEFAULT_PEER_MANAGER_OPTIONS, punishmentMs: opts.punishmentMs, minPeers: Math.min(opts.minPeers, opts.maxPeers),
     bootnodes: opts.bootnodes.map((b) => ({ peerId: parsePeerAddress(b).peerId, address: b.replace(/\/p2p\/\w+$/, '') })),
     dataDir: config.dataDir,
   }, {

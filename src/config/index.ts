@@ -3,18 +3,18 @@ import { readFileSync } from 'node:fs';
 import { stringify as toToml } from 'smol-toml';
 import { fromHex } from '../chain/codec/bytes.ts';
 import { NETWORKS, type NetworkName } from '../chain/execution/networks.ts';
-import type { MiningMode } from '../actors/miner/index.ts';
-import type { TxPoolOptions } from '../actors/txpool/index.ts';
-import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from '../rpc/hosted.ts';
-import type { RevertCode } from '../rpc/revertCode.ts';
+import type { MiningMode } from '../actors/miner/options.ts';
+import { DEFAULT_PEER_MANAGER_OPTIONS } from '../actors/peerManager/options.ts';
+import type { TxPoolOptions } from '../actors/txpool/options.ts';
+import { parseAnnounceAddress, parsePeerAddress } from '../p2p/multiaddrs.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig, type RevertCode } from '../rpc/options.ts';
 import { resolveSwitches, type RpcSwitches } from '../rpc/switches.ts';
-import { parseAnnounceAddress, parsePeerAddress } from '../p2p/index.ts';
 import { ConfigError, ConfigExit } from './error.ts';
-import { acceptsOf, DEFAULT_MIN_PEERS, isFlagOnly, optionsSchema, USAGE, type Options } from './options.ts';
+import { acceptsOf, isFlagOnly, optionsSchema, USAGE, type Options } from './options.ts';
 import { envName, fromEnv, fromFile, fromFlags, type RawOptions } from './sources.ts';
 import type { LogFormat, LogLevel } from '../log.ts';
 
-export { ConfigError, ConfigExit, DEFAULT_MIN_PEERS, USAGE };
+export { ConfigError, ConfigExit, USAGE };
 
 export interface NodeConfig {
   network: NetworkName;
@@ -38,7 +38,7 @@ export interface NodeConfig {
     /** Below this many peers the node dials remembered and discovered ones. */
     minPeers: number;
     maxPeers: number;
-    /** First ban length after an invalid block or message (node-behaviour.md §12: 12 minutes). */
+    /** First ban length after an invalid block or message (docs/network.md "Scoring and bans"). */
     punishmentMs: number;
   };
   /** RPC module and method switches; undefined: the network's defaults (src/rpc/switches.ts). */
@@ -130,7 +130,8 @@ function resolve(o: Options, origin: (name: string) => string): NodeConfig {
     quiet: o.quiet,
     p2p: {
       host: o['p2p-host'], port: o['p2p-port'], announce: o['p2p-announce'], bootnodes: o.bootnodes,
-      minPeers: Math.min(o['min-peers'] ?? DEFAULT_MIN_PEERS, o['max-peers']), maxPeers: o['max-peers'], punishmentMs: 12 * 60_000,
+      minPeers: Math.min(o['min-peers'] ?? DEFAULT_PEER_MANAGER_OPTIONS.minPeers, o['max-peers']), maxPeers: o['max-peers'],
+      punishmentMs: DEFAULT_PEER_MANAGER_OPTIONS.punishmentMs,
     },
     rpcModules,
     hosted,

@@ -11,7 +11,7 @@ import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainView } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
 import type { PendingBlocks } from './pending.ts';
-import type { RevertCode } from './revertCode.ts';
+import type { RevertCode } from './options.ts';
 import type { RpcWorkerPool } from './workers/pool.ts';
 
 export interface RpcDeps {

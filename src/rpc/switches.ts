@@ -6,7 +6,6 @@
  * available", which an unknown method ("method not found") never does.
  */
 import type { NetworkName } from '../chain/execution/networks.ts';
-import { unavailable, type Methods } from './method.ts';
 
 /** The modules this node has (or reserves) names for. */
 export const MODULES = ['web3', 'net', 'eth', 'rpc', 'chain', 'txpool', 'debug', 'trace', 'evm', 'personal', 'mnr', 'sco'] as const;
@@ -52,15 +51,6 @@ export function isCallable(switches: RpcSwitches, methodName: string): boolean {
   const s = switches[moduleOf(methodName) as ModuleName] as ModuleSwitch | undefined;
   if (!s?.enabled || s.disabledMethods.includes(methodName)) return false;
   return s.enabledMethods.length === 0 || s.enabledMethods.includes(methodName);
-}
-
-/** The table with every switched-off method replaced by a -32601 "not available" answer. */
-export function applySwitches(methods: Methods, switches: RpcSwitches): Methods {
-  return Object.fromEntries(Object.entries(methods).map(([name, def]) => {
-    if (isCallable(switches, name)) return [name, def];
-    const s = switches[moduleOf(name) as ModuleName] as ModuleSwitch | undefined;
-    return [name, unavailable(name, s?.enabled ? `${name} is disabled in this node's configuration` : `the ${moduleOf(name)} module is disabled in this node's configuration`)];
-  }));
 }
 
 /** rpc_modules: the enabled modules that serve at least one method here, each with its version. */

@@ -27,7 +27,8 @@ import { method, type Methods } from './method.ts';
 import { text, type Param } from './params.ts';
 import { MAX_BODY_BYTES, RPC_PATH } from './server.ts';
 import { refusalOf } from './connections.ts';
-import { applySwitches, type RpcSwitches } from './switches.ts';
+import { applySwitches } from './method.ts';
+import type { RpcSwitches } from './switches.ts';
 
 export const MAX_SUBSCRIPTIONS = 100;
 export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;

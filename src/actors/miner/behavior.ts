@@ -20,19 +20,11 @@ import {
 import type { ActorRef, Behavior } from '../kernel/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import type { TxPoolProtocol } from '../txpool/index.ts';
-import type { MinerProtocol, MiningMode, MiningStatus, SubmitResult, Work } from './protocol.ts';
+import type { MinerOptions, MiningMode } from './options.ts';
+import type { MinerProtocol, MiningStatus, SubmitResult, Work } from './protocol.ts';
 import { logger } from '../../log.ts';
 
 const log = logger('miner');
-
-export interface MinerOptions {
-  mode: MiningMode;
-  /** Interval between blocks in 'interval' mode. */
-  blockTimeMs: number;
-  coinbase: Uint8Array;
-  /** The minimum gas price the miner moves blocks toward (1 % per block). */
-  minGasPriceTarget: bigint;
-}
 
 /** Templates kept for late solutions (merged-mining.md §1); eth_getWork work likewise. */
 export const TEMPLATES_KEPT = 20;

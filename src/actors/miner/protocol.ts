@@ -9,8 +9,7 @@ import type { StateEdit } from '../../chain/execution/blockRunner.ts';
 import type { Block } from '../../chain/codec/block.ts';
 import type { HeadChange, ImportResult, Template } from '../../chain/writer.ts';
 import type { ParentSolution } from '../../mergedmining/index.ts';
-
-export type MiningMode = 'auto' | 'interval' | 'off';
+import type { MiningMode } from './options.ts';
 
 /** The fields of mnr_getWork. */
 export interface Work {

@@ -19,7 +19,8 @@ import { PoolBook } from './book.ts';
 import type { TxJournal } from './journal.ts';
 import { inclusionOrder } from './order.ts';
 import type { PoolTx, TxPoolProtocol } from './protocol.ts';
-import { admissionProblem, DEFAULT_TXPOOL_OPTIONS, gasPriceOf, TxRefusedError, type TxPoolOptions } from './rules.ts';
+import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './options.ts';
+import { admissionProblem, gasPriceOf, TxRefusedError } from './rules.ts';
 
 interface Entry {
   readonly data: PoolTx;
