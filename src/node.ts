@@ -34,7 +34,7 @@ import { HostedGate } from './rpc/hosted.ts';
 import { withHostedRequirements } from './rpc/hostedParams.ts';
 import { devControlsOff } from './rpc/modules/evm.ts';
 import { buildMethods } from './rpc/modules/index.ts';
-import { PendingBlocks } from './rpc/pending.ts';
+import { PendingBlockSource } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { BlockReplayer } from './tracing/replay.ts';
 import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER } from './rpc/workers/options.ts';
@@ -188,7 +188,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     // The main thread keeps a replayer for traces of the pending block only (src/rpc/workers/methods.ts).
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, replayer: new BlockReplayer(reader),
-      gasCap, workers, wallet, pending: new PendingBlocks(reader, miner.ref),
+      gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref),
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
       revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),
     }, switches);

@@ -9,7 +9,7 @@ import { NodeError } from '../errors.ts';
 import type { EvmDeps } from './deps.ts';
 import { tagHeight } from '../chain/blockTags.ts';
 import type { BlockSelector } from './params.ts';
-import type { PendingBlocks } from './pending.ts';
+import type { PendingBlockSource } from './pending.ts';
 
 export const isPending = (sel: BlockSelector): boolean => sel.kind === 'tag' && sel.tag === 'pending';
 
@@ -17,7 +17,7 @@ export const isPending = (sel: BlockSelector): boolean => sel.kind === 'tag' && 
  * The block a selector names, or undefined when this node has no such block. `pending` names the
  * pending block (pending.ts) when `pending` is given; without it, it reads as latest.
  */
-export async function findBlock(reader: ChainView, sel: BlockSelector, pending?: PendingBlocks): Promise<Block | undefined> {
+export async function findBlock(reader: ChainView, sel: BlockSelector, pending?: PendingBlockSource): Promise<Block | undefined> {
   switch (sel.kind) {
     case 'tag':
       if (sel.tag === 'pending' && pending) return (await pending.get()).block;

@@ -32,7 +32,7 @@ const ZERO_NONCE = '0x0000000000000000';
 /** Template building can execute a full block: allow it the miner's own build deadline. */
 const BUILD_TIMEOUT_MS = 30_000;
 
-export class PendingBlocks {
+export class PendingBlockSource {
   #last: { readonly template: Template; readonly view: PendingBlock } | undefined;
 
   constructor(private readonly reader: ChainView, private readonly miner: ActorRef<MinerProtocol>) {}
