@@ -50,7 +50,7 @@ const rpcLog = logger('rpc');
 
 export const CLIENT_VERSION = `mmnode/v0.1.0/${process.platform}-${process.arch}/node-${process.version}`;
 
-/** The reference regtest miner key (node-behaviour.md §14): the coinbase account is held too. */
+/** The reference regtest miner key (docs/chain.md "Networks"): the coinbase account is held too. */
 const REGTEST_MINER_KEY = '0xbcf6db3716f6a1100ac34bc8e102be662e04b1f7f297094a35e9859ab20c4130';
 
 /** The actors that hear events on the bus, by name, with their protocols. */
@@ -169,7 +169,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const p2pInfo = await net.peerManager.ref.ask('p2p.info', {});
 
     // The wallet (reference `wallet.enabled`) is on regtest only, with the development accounts and the reference
-    // miner account always unlocked; a hosted endpoint holds no keys (spec 1.7, 5.3), not even those public ones.
+    // miner account always unlocked; a hosted endpoint holds no keys (README "Hosted mode"), not even those public ones.
     const wallet = network.name === 'regtest' && !config.hosted ? new Wallet({
       dir: join(config.dataDir, 'keystore'), scrypt: config.lightKdf ? LIGHT_SCRYPT : STANDARD_SCRYPT,
       devKeys: [...network.devAccounts.map((a) => a.privateKey), hexToBytes(REGTEST_MINER_KEY)],

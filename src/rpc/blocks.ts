@@ -1,4 +1,4 @@
-/** Resolving block selectors (spec 2.1) against the chain, and against the pending block for `pending`. */
+/** Resolving block selectors (docs/rpc-compatibility.md "Block tags") against the chain, and against the pending block for `pending`. */
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex } from '@ethereumjs/util';
 import type { Block } from '../chain/codec/block.ts';

@@ -1,5 +1,5 @@
 /**
- * The filter object of eth_getLogs, eth_newFilter and eth_subscribe('logs') (spec 2.9): fromBlock
+ * The filter object of eth_getLogs, eth_newFilter and eth_subscribe('logs') (README "Logs, filters and WebSocket"): fromBlock
  * and toBlock (default `latest`), address (one or many), topics (by position: null for any, an
  * array for alternatives), blockHash (also spelled `blockhash`; eth_getLogs only, never with a range).
  */

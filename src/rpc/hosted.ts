@@ -1,5 +1,5 @@
 /**
- * Hosted mode (spec parts 1.6–1.8 and 5): requests reach the node only at `/<API_KEY>` with a
+ * Hosted mode (README "Hosted mode"): requests reach the node only at `/<API_KEY>` with a
  * known key, and each key has a request-rate allowance. Keys are secrets: no message, error or log
  * line here contains one.
  */

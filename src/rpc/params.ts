@@ -62,7 +62,7 @@ export type BlockSelector =
 const TAGS = new Set(['latest', 'earliest', 'pending', 'safe', 'finalized']);
 const SELECTOR_EXPECTED = "a block number (hex), 'latest', 'earliest', 'pending', 'safe', 'finalized'";
 
-/** Block number or tag (spec 2.1). */
+/** Block number or tag (docs/rpc-compatibility.md "Block tags"). */
 export const blockNumberOrTag: Param<BlockSelector> = (raw, name) => {
   if (typeof raw === 'string' && TAGS.has(raw)) return { kind: 'tag', tag: raw as BlockTag };
   if (typeof raw === 'string' && HEX_QUANTITY.test(raw.length > 3 ? raw.replace(/^0x0+(?=.)/, '0x') : raw)) return { kind: 'number', number: BigInt(raw) };

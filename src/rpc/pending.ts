@@ -1,5 +1,5 @@
 /**
- * The `pending` block (spec 2.1): the block this node would mine next, built on the head from the
+ * The `pending` block (README "The pending block"): the block this node would mine next, built on the head from the
  * pool's executable transactions by the miner (its current template, so it carries the same
  * coinbase, timestamp offset and minimum gas price), executed but never committed. Its state is
  * read through the template's own trie nodes; calls at `pending` run on it.

@@ -1,5 +1,5 @@
 /**
- * RPC module and method switches, as the reference's `rpc.modules` (node-behaviour.md §1): a method
+ * RPC module and method switches, as the reference's `rpc.modules` (README "Module switches"): a method
  * `m` is callable iff its module (the name before `_`) is enabled, `m` is not in the module's
  * disabled list, and the module's enabled list is empty or holds `m`. A module missing from the
  * configuration is off. Switched-off methods answer -32601 "the method m does not exist/is not

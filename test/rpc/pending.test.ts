@@ -52,7 +52,7 @@ Pending('with mining stopped a transaction is pending everywhere, and mined when
   const setData = iface.encodeFunctionData('set', [7n]);
   assert.ok(BigInt(await call('eth_estimateGas', [{ from: DEV, to: store, data: setData }, 'pending'])) > 21_000n);
 
-  // The pending block: on latest, with both transactions, no hash (spec 2.4); number, bloom and a zero nonce for Foundry.
+  // The pending block: on latest, with both transactions, no hash; number, bloom and a zero nonce for Foundry.
   const block = await call('eth_getBlockByNumber', ['pending', false]);
   assert.equal([block.number, block.hash, block.nonce], [`0x${(BigInt(head.number) + 1n).toString(16)}`, null, '0x0000000000000000']);
   assert.is(block.logsBloom.length, 2 + 512);

@@ -26,7 +26,7 @@ import { logger } from '../../log.ts';
 
 const log = logger('miner');
 
-/** Templates kept for late solutions (merged-mining.md §1); eth_getWork work likewise. */
+/** Templates kept for late solutions (docs/merged-mining.md "Flow"); eth_getWork work likewise. */
 export const TEMPLATES_KEPT = 20;
 /** Sibling blocks remembered as uncle candidates. */
 const SIBLINGS_KEPT = 32;
@@ -108,7 +108,7 @@ export function minerBehavior(
     return build(s);
   }
 
-  /** Seals the template a solution commits to and hands the block to the chain (merged-mining.md §1 step 5). */
+  /** Seals the template a solution commits to and hands the block to the chain (docs/merged-mining.md "Flow", step 4). */
   async function submit(s: MinerState, solution: ParentSolution): Promise<SubmitResult> {
     let compressed: Uint8Array;
     let tagged: Uint8Array;

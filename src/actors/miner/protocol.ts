@@ -1,6 +1,6 @@
 /**
  * The miner owns the block templates waiting for a merged-mining seal (the last 20, keyed by
- * hashForMergedMining, merged-mining.md §1), the sibling blocks it may include as uncles, the
+ * hashForMergedMining, docs/merged-mining.md "Flow"), the sibling blocks it may include as uncles, the
  * hash-rate reports, and the built-in mining client. Every solution, from the built-in client or
  * from an external miner through mnr_* or eth_submitWork, goes through the same `submit`.
  */

@@ -1,7 +1,7 @@
 /**
  * The pool's behavior: admission (rules.ts), one lifecycle machine per transaction, pending vs
  * queued by nonce gaps, replacement, eviction, expiry, and what a new head (or a reorg, or a
- * rewind) means for each transaction (node-behaviour.md §4).
+ * rewind) means for each transaction (docs/chain.md "Transaction admission"; README "Transaction pool").
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bytesToHex } from '@ethereumjs/util';

@@ -1,5 +1,5 @@
 /**
- * Pool admission rules (node-behaviour.md §4), in the reference's order and with its messages
+ * Pool admission rules (docs/chain.md "Transaction admission"), in the reference's order and with its messages
  * (plus the numbers that make each one actionable). Pure: the pool reads the account and the pool
  * entries it needs and asks `admissionProblem` what, if anything, is wrong. Decoding (chain id,
  * signature, transaction type, EIP-3860 init code size) was checked before, by decodeTx.

@@ -1,5 +1,5 @@
 /**
- * trace_* (rpc-methods.md §10): parity-style traces of a transaction, a block, or a filtered block
+ * trace_* (README "Tracing"): parity-style traces of a transaction, a block, or a filtered block
  * range, by re-execution.
  */
 import type { Block } from '../../chain/codec/block.ts';

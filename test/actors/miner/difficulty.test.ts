@@ -1,4 +1,4 @@
-/** On testnet rules difficulty is real: the built-in client solves it and blocks follow §7. */
+/** On testnet rules difficulty is real: the built-in client solves it and blocks follow docs/chain.md "Difficulty". */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NETWORKS } from '../../../src/chain/execution/networks.ts';

@@ -1,7 +1,7 @@
 /**
  * The pool over JSON-RPC on real nodes: nonce gaps, replacement below and at the price bump, the
  * per-sender and overall limits with eviction of the cheapest, every refusal a -32010 with its
- * reason and nothing admitted, and the txpool_* shapes of rpc-methods.md §11.
+ * reason and nothing admitted, and the txpool_* shapes (README "Transaction pool").
  */
 import { ethers } from 'ethers';
 import { suite } from 'uvu';

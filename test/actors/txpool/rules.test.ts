@@ -1,4 +1,4 @@
-/** Pool admission rules, pure: the reference's order and messages (node-behaviour.md §4). */
+/** Pool admission rules, pure: the reference's order and messages (docs/chain.md "Transaction admission"). */
 import { createLegacyTx } from '@ethereumjs/tx';
 import { hexToBytes } from '@ethereumjs/util';
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-/** Header rules: difficulty (node-behaviour.md §7), gas limit (§6) and minimum gas price (§5). */
+/** Header rules: difficulty, gas limit and minimum gas price (docs/chain.md). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NETWORKS } from '../../../src/chain/execution/networks.ts';

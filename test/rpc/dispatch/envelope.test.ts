@@ -140,7 +140,7 @@ Envelope('a request that is not an object is -32600', async () => {
   await assertAlive();
 });
 
-Envelope('a request without jsonrpc is -32600 (spec 2.2, 9.1), a notification too', async () => {
+Envelope('a request without jsonrpc is -32600, a notification too', async () => {
   const { json } = await send({ id: 8, method: 'eth_chainId', params: [] });
   assertError(json, -32600, 8);
   assert.match(json.error.message, /jsonrpc member is missing/);

@@ -1,6 +1,6 @@
 /**
  * debug_* against a real node: struct-log and call traces of transactions whose calls, reverts,
- * creations and self-destructs are known (test/fixtures/Tracing.sol), block traces, the §5 options,
+ * creations and self-destructs are known (test/fixtures/Tracing.sol), block traces, the tracer options,
  * malformed options, unknown hashes, and tracing leaving the chain as it was.
  */
 import { suite } from 'uvu';

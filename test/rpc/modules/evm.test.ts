@@ -1,5 +1,5 @@
 /**
- * evm_* developer controls over JSON-RPC (rpc-methods.md §6): snapshot and revert restore balances,
+ * evm_* developer controls over JSON-RPC: snapshot and revert restore balances,
  * nonces and the head and drop the pool; reset goes back to genesis; mining on demand, stopping and
  * starting it; moving the next block's time. Bad ids and numbers are -32602 and change nothing.
  */

@@ -94,7 +94,7 @@ Mnr('a late solution to an older template still lands; its sibling becomes an un
   assert.is(await rpc(node.url, 'eth_getUncleCountByBlockHash', [c.blockHash]), '0x1');
   const uncle = await rpc(node.url, 'eth_getUncleByBlockHashAndIndex', [c.blockHash, '0x0']);
   assert.is(uncle.hash, sibling.blockHash);
-  assert.not.ok('transactions' in uncle, 'an uncle is a header-only block object (spec 2.4)');
+  assert.not.ok('transactions' in uncle, 'an uncle is a header-only block object');
   assert.equal(await rpc(node.url, 'eth_getUncleByBlockNumberAndIndex', [c.blockIncludedHeight, '0x0']), uncle);
   const blockC = await rpc(node.url, 'eth_getBlockByHash', [c.blockHash, false]);
   assert.equal(blockC.uncles, [sibling.blockHash]);

@@ -1,5 +1,5 @@
 /**
- * The method-support table of spec 4.2, method by method: every method marked supported (and the
+ * The method-support table (README "Method support"), method by method: every method marked supported (and the
  * partially supported ones) is served on a regtest node with every module on. Called without
  * parameters, each answers a result or names what is missing (-32602), never "method not found"
  * (-32601) or an internal error (-32603). What each one answers is checked by the tests of its group.
@@ -38,7 +38,7 @@ const SUPPORTED: Record<string, string[]> = {
 };
 
 const { url, call, stop } = lazyNode();
-const Support = suite('spec 4.2 method support');
+const Support = suite('method support');
 Support.after(stop);
 
 for (const [module, methods] of Object.entries(SUPPORTED)) {

@@ -1,5 +1,5 @@
 /**
- * Groups unsupported by design (spec 4.2): compilers, shh_*, db_* each answer -32601 saying why,
+ * Groups unsupported by design: compilers, shh_*, db_* each answer -32601 saying why,
  * with or without params, whatever the module switches, and the node keeps serving.
  */
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-/** eth_getLogs (spec 4.3 'Logs and filters', limits of part 8). */
+/** eth_getLogs (README "Logs, filters and WebSocket"; limits: README "Limits"). */
 import { quantity } from '../../../chain/codec/bytes.ts';
 import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from '../../../chain/logs/logFilter.ts';
 import type { ChainView } from '../../../chain/reader.ts';

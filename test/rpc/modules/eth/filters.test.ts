@@ -159,7 +159,7 @@ Filters('evm_revert: the reverted logs come back removed, and history forgets th
   assert.equal((await call<any[]>('eth_getLogs', [{ fromBlock: atHeight, toBlock: atHeight }])).map((l) => l.data), ['0x0c']);
 });
 
-Filters('`pending` (spec 2.1, 2.7): the pending block\'s logs, without position, in eth_getLogs, eth_getFilterLogs and once in eth_getFilterChanges', async () => {
+Filters('`pending`: the pending block\'s logs, without position, in eth_getLogs, eth_getFilterLogs and once in eth_getFilterChanges', async () => {
   const P = topic(0xc1);
   const address = (await logger.getAddress()).toLowerCase();
   const toPending = await call<string>('eth_newFilter', [{ toBlock: 'pending', topics: [P] }]);

@@ -1,5 +1,5 @@
 /**
- * The eth_getLogs limits of spec part 8 at both edges, over HTTP: a range of at most 2,000 blocks is
+ * The eth_getLogs limits (README "Limits") at both edges, over HTTP: a range of at most 2,000 blocks is
  * answered whatever its number of logs; a longer one while it returns at most 10,000 logs, and
  * otherwise the error states the rule and names a range that fits.
  *

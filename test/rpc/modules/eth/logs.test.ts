@@ -1,5 +1,5 @@
 /**
- * eth_getLogs on a real node: the topic table of spec 4.3 row by row, addresses, block hash (both
+ * eth_getLogs on a real node: the topic table row by row, addresses, block hash (both
  * spellings) or range, defaults, and every kind of bad input answered -32602 naming the problem.
  */
 import { ethers } from 'ethers';
@@ -49,7 +49,7 @@ Logs('setup: two Logger contracts, and blocks of logs', async () => {
   await (await logger.raw!([C], '0x04')).wait();
 });
 
-Logs('the topic table of spec 4.3, row by row, for a log with topics [A, B]', async () => {
+Logs('the topic table, row by row, for a log with topics [A, B]', async () => {
   const address = await logger.getAddress();
   const at = { fromBlock: abBlock.number, toBlock: abBlock.number, address };
   const rows: [string, unknown[], boolean][] = [
@@ -76,7 +76,7 @@ Logs('the topic table of spec 4.3, row by row, for a log with topics [A, B]', as
   assert.is((await getLogs({ ...at, topics: [[C, null], B] })).length, 1);
 });
 
-Logs('log objects carry their chain position, as receipts show them; `removed` is for filter results only (spec 2.7)', async () => {
+Logs('log objects carry their chain position, as receipts show them; `removed` is for filter results only ', async () => {
   const [first, second] = await getLogs({ blockHash: abBlock.hash });
   assert.equal(Object.keys(first), ['logIndex', 'transactionIndex', 'transactionHash', 'blockHash', 'blockNumber', 'address', 'data', 'topics']);
   assert.is(first.logIndex, '0x0');
@@ -149,7 +149,7 @@ Logs('bad input is -32602 naming the problem', async () => {
   }
 });
 
-Logs('an unknown block hash has no logs: an empty array (spec 4.3)', async () => {
+Logs('an unknown block hash has no logs: an empty array', async () => {
   assert.equal(await getLogs({ blockHash: `0x${'ab'.repeat(32)}` }), []);
 });
 
