@@ -5,9 +5,9 @@
  */
 import type { Block } from '../../chain/codec/block.ts';
 import type { BuildRequest, HeadChange, ImportOutcome, Template } from '../../chain/writer.ts';
+import type { BlockOrigin } from '../events.ts';
 
-/** Where a block came from: mined by this node, or received from a peer (gossip or sync). */
-export type BlockOrigin = 'local' | 'peer';
+export type { BlockOrigin };
 
 export type ChainProtocol = {
   /** The chain hears no events: every message is a question with an answer. */
