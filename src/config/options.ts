@@ -10,7 +10,8 @@ import { DEFAULT_PEER_MANAGER_OPTIONS } from '../actors/peerManager/options.ts';
 import { DEFAULT_TXPOOL_OPTIONS } from '../actors/txpool/options.ts';
 import { LOG_FORMATS, LOG_LEVELS } from '../log.ts';
 import { DEFAULT_P2P_OPTIONS } from '../p2p/options.ts';
-import { DEFAULT_REQUESTS_PER_MINUTE } from '../rpc/options.ts';
+import { DEFAULT_METRICS_HOST } from '../monitor/options.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE, DEFAULT_RPC_LISTEN } from '../rpc/options.ts';
 import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS } from '../rpc/workers/options.ts';
 
 interface Option {
@@ -45,8 +46,8 @@ export const OPTIONS = {
   config: { schema: z.string().optional(), accepts: 'a file path', arg: '<file>', help: 'read options from this TOML file (keys named as the flags: rpc-port = 4444)', flagOnly: true },
   network: { schema: choice(['regtest', 'testnet', 'mainnet']).default('regtest'), accepts: 'regtest, testnet or mainnet', arg: '<regtest|testnet|mainnet>', help: 'chain to run (default regtest: chain id 33)' },
   'data-dir': { schema: z.string().min(1).optional(), accepts: 'a directory path', arg: '<path>', help: 'LevelDB data directory (default ./data/<network>)' },
-  'rpc-host': { schema: z.string().min(1).default('127.0.0.1'), accepts: 'a host name or address', arg: '<host>', help: 'JSON-RPC listen address (default 127.0.0.1)' },
-  'rpc-port': port('JSON-RPC port', 4444),
+  'rpc-host': { schema: z.string().min(1).default(DEFAULT_RPC_LISTEN.host), accepts: 'a host name or address', arg: '<host>', help: `JSON-RPC listen address (default ${DEFAULT_RPC_LISTEN.host})` },
+  'rpc-port': port('JSON-RPC port', DEFAULT_RPC_LISTEN.port),
   'block-time': { schema: whole(10, 86_400_000).optional(), accepts: 'a whole number of milliseconds, at least 10', arg: '<ms>', help: 'mine a block every <ms> instead of on each transaction' },
   'no-mining': { schema: switchOn.default(false), accepts: 'true or false', help: 'do not mine (external miners can still submit work)' },
   miner: { schema: choice(['builtin', 'external']).default('builtin'), accepts: 'builtin or external', arg: '<builtin|external>', help: 'builtin (default) seals blocks itself; external leaves it to miners using mnr_* or eth_getWork (same as --no-mining)' },
@@ -84,7 +85,7 @@ export const OPTIONS = {
     accepts: 'a positive whole amount of gas', arg: '<gas>', help: `most gas one eth_call, eth_estimateGas or debug_traceCall may use (default ${DEFAULT_GAS_CAP})`,
   },
   'metrics-port': { schema: whole(0, 65535).optional(), accepts: 'a port number from 0 to 65535', arg: '<port>', help: 'serve Prometheus metrics at /metrics and the status page at / on this port (default off)' },
-  'metrics-host': { schema: z.string().min(1).default('127.0.0.1'), accepts: 'a host name or address', arg: '<host>', help: 'listen address of --metrics-port (default 127.0.0.1)' },
+  'metrics-host': { schema: z.string().min(1).default(DEFAULT_METRICS_HOST), accepts: 'a host name or address', arg: '<host>', help: `listen address of --metrics-port (default ${DEFAULT_METRICS_HOST})` },
   'log-level': { schema: choice([...LOG_LEVELS]).default('info'), accepts: LOG_LEVELS.join(', '), arg: `<${LOG_LEVELS.join('|')}>`, help: 'least severe log lines written (default info; debug adds every RPC request and stack traces)' },
   'log-format': { schema: choice([...LOG_FORMATS]).optional(), accepts: LOG_FORMATS.join(' or '), arg: '<json|pretty>', help: 'one JSON object per line, or coloured text (default pretty on a terminal, json otherwise)' },
   'print-config': { schema: switchOn.default(false), accepts: 'true or false', help: 'print the effective configuration as TOML and exit', flagOnly: true },

@@ -1,9 +1,11 @@
 /**
- * The RPC layer's options and their defaults: hosted mode (--hosted, --api-keys, --rate-limit) with
+ * The RPC layer's options and their defaults: the listen address (--rpc-host, --rpc-port), hosted mode (--hosted, --api-keys, --rate-limit) with
  * its key file, and the error code of reverts (--rpc-revert-code). Module switches: switches.ts;
  * worker threads: workers/options.ts.
  */
 import { readFileSync } from 'node:fs';
+
+export const DEFAULT_RPC_LISTEN = Object.freeze({ host: '127.0.0.1', port: 4444 });
 
 /** -32015: the interface's revert error (the default); 3: geth's `execution reverted: <reason>` (src/rpc/revertCode.ts). */
 export type RevertCode = -32015 | 3;
