@@ -1,4 +1,7 @@
-/** eth_sign and eth_sendTransaction: signed by the node's unlocked accounts (spec 4.3, 5.3), or sent as an impersonated account. */
+/**
+ * eth_sign and eth_sendTransaction: signed by the node's unlocked accounts (README "Accounts and keystore"),
+ * or sent as an impersonated account (docs/rpc-compatibility.md "Account impersonation").
+ */
 import type { Wallet } from '../../../accounts/wallet.ts';
 import { hex } from '../../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../../deps.ts';
