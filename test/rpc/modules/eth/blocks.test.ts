@@ -52,7 +52,7 @@ Blocks('transactions by block hash/number and index equal the lookup by hash', a
   assert.equal(await call('eth_getTransactionByBlockNumberAndIndex', [deploy.number, '0x0']), byHash);
   assert.is(await call('eth_getTransactionByBlockHashAndIndex', [deploy.hash, '0x1']), null);
   assert.is(await call('eth_getTransactionByBlockNumberAndIndex', [deploy.number, '0x1']), null);
-  // the full transaction object (spec 2.5)
+  // the full transaction object
   assert.is(byHash.hash, deployHash);
   assert.is(byHash.blockHash, deploy.hash);
   assert.is(byHash.blockNumber, deploy.number);
