@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { NodeError } from '../../errors.ts';
 import { RpcError } from '../errors.ts';
-import { JsonText } from '../json.ts';
+import { JsonStream, JsonText } from '../json.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
 import { logger } from '../../log.ts';
 
@@ -42,8 +42,15 @@ export interface RpcWorkerOptions {
 interface Job {
   readonly method: string;
   readonly params: unknown[];
+  /** Whether the client takes the answer as a stream. */
+  readonly streamable: boolean;
   /** Starts the deadline (once). */
   startClock(): void;
+  /** A chunk of a streamed answer: the first resolves the request with a JsonStream. */
+  chunk(bytes: Uint8Array, written: (bytes: number) => void): void;
+  /** Whether chunks have gone out: the request cannot be run again. */
+  readonly streaming: boolean;
+  /** Ends the request: its answer (the rest of a streamed one), or an error (which cuts a streamed one). */
   settle(outcome: { text: string } | { error: Error }): void;
 }
 
@@ -66,8 +73,12 @@ export class RpcWorkerPool {
   /** `head`: the hash of the head a request is answered at, taken when a worker picks the request up. */
   constructor(readonly options: RpcWorkerOptions, private readonly init: WorkerInit, private readonly head: () => Uint8Array) {}
 
-  /** Runs `method` on a worker; resolves with its result as JSON text. `timeoutMs` may shorten the pool's deadline. */
-  run(method: string, params: unknown[], signal?: AbortSignal, timeoutMs = this.options.timeoutMs): Promise<JsonText> {
+  /**
+   * Runs `method` on a worker; resolves with its result as JSON text, or when `streamable` and the
+   * result is a large trace, as a JsonStream once its first chunk arrives. `timeoutMs` may shorten
+   * the pool's deadline, which also ends a stream still running.
+   */
+  run(method: string, params: unknown[], signal?: AbortSignal, timeoutMs = this.options.timeoutMs, streamable = false): Promise<JsonText | JsonStream> {
     if (this.#closed) return Promise.reject(new NodeError('UNAVAILABLE', 'the node is stopping'));
     if (signal?.aborted) return Promise.reject(new NodeError('UNAVAILABLE', 'the client went away'));
     if (this.#queue.length >= this.options.maxQueued) {
@@ -78,19 +89,28 @@ export class RpcWorkerPool {
       const onAbort = () => this.#cancel(job, new NodeError('UNAVAILABLE', 'the client went away'));
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
+      let stream: JsonStream | undefined;
       const job: Job = {
-        method, params,
+        method, params, streamable,
+        get streaming() { return stream !== undefined; },
         startClock: () => {
           timer ??= setTimeout(() => this.#cancel(job, new NodeError('LIMIT_EXCEEDED',
             `${method} did not finish within ${timeoutMs} ms (this node's --rpc-evm-timeout is ${this.options.timeoutMs} ms): `
             + 'ask for less work (less gas, a callTracer, fewer blocks) or ask the operator for a longer timeout')), timeoutMs);
         },
 
+        chunk(bytes, written) {
+          if (settled) return;
+          if (stream) return stream.push(bytes);
+          stream = new JsonStream(bytes, written);
+          resolve(stream);
+        },
         settle(outcome) {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
+          if (stream) return 'text' in outcome ? stream.end(outcome.text) : stream.fail(outcome.error);
           if ('text' in outcome) resolve(new JsonText(outcome.text));
           else reject(outcome.error);
         },
@@ -151,7 +171,7 @@ export class RpcWorkerPool {
       slot.jobs.set(id, job);
       const requests = sending.get(slot) ?? [];
       if (!requests.length) sending.set(slot, requests);
-      requests.push({ id, method: job.method, params: job.params, head: this.head() });
+      requests.push({ id, method: job.method, params: job.params, head: this.head(), stream: job.streamable });
     }
     for (const [slot, requests] of sending) slot.worker.postMessage({ requests } satisfies ToWorker);
   }
@@ -165,6 +185,12 @@ export class RpcWorkerPool {
         slot.ready = true;
         for (const job of this.#queue) job.startClock();
         return this.#pump();
+      }
+      if ('chunk' in msg) {
+        const { id } = msg.chunk;
+        return slot.jobs.get(id)?.chunk(msg.chunk.bytes, (bytes) => {
+          if (this.#slots.has(slot)) slot.worker.postMessage({ written: { id, bytes } } satisfies ToWorker);
+        });
       }
       for (const answer of msg.answers) {
         const job = slot.jobs.get(answer.id);
@@ -192,6 +218,7 @@ export class RpcWorkerPool {
    * Drops a waiting job, or stops the worker running it (the EVM cannot be interrupted otherwise): the
    * other requests that worker held go back to the front of the queue (reads can run again), with
    * the deadline they have: a new one would let a queue of heavy requests outlive every deadline.
+   * A request whose answer is partly sent already cannot run again: it fails with `error` too.
    */
   #cancel(job: Job, error: Error): void {
     const queued = this.#queue.indexOf(job);
@@ -199,10 +226,14 @@ export class RpcWorkerPool {
     else {
       const slot = [...this.#slots].find((s) => [...s.jobs.values()].includes(job));
       if (slot) {
-        const others = [...slot.jobs.values()].filter((j) => j !== job);
-        slot.jobs.clear();
+        const rerun: Job[] = [];
+        for (const [id, j] of slot.jobs) {
+          if (j === job || j.streaming) continue;
+          rerun.push(j);
+          slot.jobs.delete(id);
+        }
         void this.#retire(slot, error);
-        this.#queue.unshift(...others);
+        this.#queue.unshift(...rerun);
       }
     }
     job.settle({ error });

@@ -10,8 +10,11 @@ import { createChainCommon } from '../../chain/execution.ts';
 import { NETWORKS } from '../../chain/networks.ts';
 import { ChainReader } from '../../chain/reader.ts';
 import { ChainStore } from '../../chain/store.ts';
+import { StreamedTrace } from '../../tracing/output.ts';
 import { BlockReplayer } from '../../tracing/replay.ts';
 import { METHOD_NOT_FOUND, RpcError, toRpcError } from '../errors.ts';
+import { JsonText } from '../json.ts';
+import type { CallContext } from '../method.ts';
 import { workerMethods } from './methods.ts';
 import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from './protocol.ts';
 
@@ -38,22 +41,39 @@ export async function serveRpcWorker(): Promise<void> {
     port.postMessage({ answers: answers.splice(0) } satisfies FromWorker);
   };
 
+  /** Streamed answers in progress, by request id: told when their chunks reach the client. */
+  const streams = new Map<number, StreamedTrace>();
+  /** Chunks go at once (a trace does not yield to the event loop while it runs), ahead of the answer that ends them. */
+  const streamFor = (id: number): CallContext => ({
+    traceOutput: () => {
+      // Moved, not copied, when the chunk has its buffer to itself (a large Buffer.from does).
+      const out = new StreamedTrace((bytes) => port.postMessage({ chunk: { id, bytes } } satisfies FromWorker,
+        bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : []));
+      streams.set(id, out);
+      return out;
+    },
+  });
+
   async function answer(msg: WorkerRequest): Promise<void> {
     let reply: WorkerAnswer;
     try {
       const def = methods[msg.method];
       if (!def) throw new RpcError(METHOD_NOT_FOUND, `method not found: ${msg.method}`);
       await follow(msg.head);
-      reply = { id: msg.id, text: JSON.stringify((await def.call(msg.params)) ?? null) };
+      const result = await def.call(msg.params, msg.stream ? streamFor(msg.id) : {});
+      reply = { id: msg.id, text: result instanceof JsonText ? result.text : JSON.stringify(result ?? null) };
     } catch (err) {
       const { code, message, data } = toRpcError(err);
       reply = { id: msg.id, error: data === undefined ? { code, message } : { code, message, data } };
+    } finally {
+      streams.delete(msg.id);
     }
     if (answers.push(reply) === 1) setImmediate(flush);
   }
 
   port.on('message', async (msg: ToWorker) => {
     if ('requests' in msg) return void msg.requests.forEach(answer);
+    if ('written' in msg) return streams.get(msg.written.id)?.acknowledge(msg.written.bytes);
     await reader.store.close();
     process.exit(0);
   });
