@@ -2,7 +2,7 @@
  * The RPC workers (docs/rpc-workers.md) on real nodes: a call that loops until its deadline is
  * answered -32005 while other requests are answered meanwhile, and its worker is replaced; a full
  * queue is refused at once; a client that goes away cancels its work; the gas cap; debug_traceCall;
- * a large trace streamed, or collected within a bound in a batch;
+ * a large trace streamed, or collected within a bound in a batch; an idle worker retires;
  * bad input is -32602 naming the parameter; and the built node (dist/main.mjs) runs its workers too.
  */
 import { rmSync } from 'node:fs';
@@ -10,7 +10,8 @@ import { suite } from 'uvu';
 import WebSocket from 'ws';
 import * as assert from 'uvu/assert';
 import { ConfigError, parseConfig } from '../../src/config.ts';
-import { IN_FLIGHT_PER_WORKER, QUEUED_PER_WORKER } from '../../src/rpc/workers/pool.ts';
+import { IN_FLIGHT_PER_WORKER, QUEUED_PER_WORKER, RpcWorkerPool } from '../../src/rpc/workers/pool.ts';
+import type { JsonText } from '../../src/rpc/json.ts';
 import { WORKER_METHODS, workerMethods } from '../../src/rpc/workers/methods.ts';
 import type { ChainView } from '../../src/chain/reader.ts';
 import { startChildNode, startTestNode, tempDir } from '../helpers/node.ts';
@@ -203,6 +204,23 @@ Workers('a default trace of a 9.2M-gas transaction streams to the client; in a b
     assert.ok(cut, 'the body ends early, with an error');
     assert.is(await rpc(node.url, 'eth_blockNumber'), '0x2', 'the node keeps serving');
   } finally {
+    await node.stop();
+  }
+});
+
+Workers('an idle worker retires, closing its database; the next request starts another', async () => {
+  const node = await startTestNode({ rpcWorkers: 1 });
+  const pool = new RpcWorkerPool({ size: 1, timeoutMs: 60_000, maxQueued: 4, idleMs: 200 },
+    { dataDir: node.config.dataDir, network: 'regtest', gasCap: 1_000_000n }, () => node.node.reader.head().hash);
+  try {
+    const call = async () => JSON.parse(((await pool.run('eth_call', [ECHO])) as JsonText).text);
+    assert.is(await call(), '0x1234');
+    assert.is(pool.stats().workers, 1);
+    await waitUntil(() => pool.stats().workers === 0, { what: 'the idle worker retired' });
+    assert.is(await call(), '0x1234', 'a new worker answers');
+    assert.is(await rpc(node.url, 'eth_call', [ECHO]), '0x1234', 'the node\'s own workers read the same database meanwhile');
+  } finally {
+    await pool.close();
     await node.stop();
   }
 });

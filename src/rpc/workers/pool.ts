@@ -27,6 +27,11 @@ export const QUEUED_PER_WORKER = 32;
  * client gone) hands the others back to the queue.
  */
 export const IN_FLIGHT_PER_WORKER = 16;
+/**
+ * A worker that has held no request for this long stops: each costs about 50 MB of resident memory,
+ * and starting one again takes a fraction of a second (docs/rpc-workers.md, "Pool").
+ */
+export const WORKER_IDLE_MS = 30_000;
 /** --rpc-gas-cap's default. */
 export const DEFAULT_GAS_CAP = 50_000_000n;
 
@@ -37,6 +42,8 @@ export interface RpcWorkerOptions {
   readonly timeoutMs: number;
   /** Requests waiting for a worker; past it a request is refused with LIMIT_EXCEEDED. */
   readonly maxQueued: number;
+  /** How long a worker holding no request lives on (default WORKER_IDLE_MS). */
+  readonly idleMs?: number;
 }
 
 interface Job {
@@ -59,6 +66,8 @@ interface Slot {
   ready: boolean;
   /** Requests sent to the worker and not answered yet, by message id. */
   readonly jobs: Map<number, Job>;
+  /** Set while the worker holds no request: it retires when this fires. */
+  idle?: NodeJS.Timeout;
 }
 
 /** A worker runs the node's main module, which serves as a worker off the main thread: src/main.ts, or the bundle this module is part of. */
@@ -134,13 +143,23 @@ export class RpcWorkerPool {
     this.#closed = true;
     const stopping = new NodeError('UNAVAILABLE', 'the node is stopping');
     for (const job of this.#queue.splice(0)) job.settle({ error: stopping });
-    await Promise.all([...this.#slots].map(async (slot) => {
-      if (slot.jobs.size || !slot.ready) return this.#retire(slot, stopping);
-      this.#slots.delete(slot);
-      const exited = new Promise((r) => slot.worker.once('exit', r));
-      slot.worker.postMessage({ stop: true } satisfies ToWorker);
-      await exited;
-    }));
+    await Promise.all([...this.#slots].map((slot) => (slot.jobs.size || !slot.ready ? this.#retire(slot, stopping) : this.#stop(slot))));
+  }
+
+  /** Stops an idle worker, which closes its database first. */
+  async #stop(slot: Slot): Promise<void> {
+    this.#slots.delete(slot);
+    clearTimeout(slot.idle);
+    const exited = new Promise((r) => slot.worker.once('exit', r));
+    slot.worker.postMessage({ stop: true } satisfies ToWorker);
+    await exited;
+  }
+
+  /** Starts the idle countdown of a worker that holds no request. */
+  #restIfIdle(slot: Slot): void {
+    if (slot.jobs.size || !this.#slots.has(slot)) return;
+    clearTimeout(slot.idle);
+    slot.idle = setTimeout(() => void this.#stop(slot), this.options.idleMs ?? WORKER_IDLE_MS).unref();
   }
 
   /**
@@ -168,6 +187,7 @@ export class RpcWorkerPool {
       const job = this.#queue.shift()!;
       job.startClock();
       const id = ++this.#nextId;
+      clearTimeout(slot.idle);
       slot.jobs.set(id, job);
       const requests = sending.get(slot) ?? [];
       if (!requests.length) sending.set(slot, requests);
@@ -184,7 +204,8 @@ export class RpcWorkerPool {
       if ('ready' in msg) {
         slot.ready = true;
         for (const job of this.#queue) job.startClock();
-        return this.#pump();
+        this.#pump();
+        return this.#restIfIdle(slot);
       }
       if ('chunk' in msg) {
         const { id } = msg.chunk;
@@ -198,6 +219,7 @@ export class RpcWorkerPool {
         job?.settle('text' in answer ? answer : { error: new RpcError(answer.error.code, answer.error.message, answer.error.data) });
       }
       this.#pump();
+      this.#restIfIdle(slot);
     });
     const lost = (err: Error) => {
       if (!this.#slots.has(slot)) return; // retired on purpose
@@ -243,6 +265,7 @@ export class RpcWorkerPool {
   /** Takes the slot out of the pool and ends its worker, failing what it still held; a replacement starts on the next demand. */
   async #retire(slot: Slot, error: Error): Promise<void> {
     this.#slots.delete(slot);
+    clearTimeout(slot.idle);
     for (const job of slot.jobs.values()) job.settle({ error });
     slot.jobs.clear();
     await slot.worker.terminate();
