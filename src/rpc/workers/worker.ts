@@ -15,6 +15,7 @@ import { BlockReplayer } from '../../tracing/replay.ts';
 import { METHOD_NOT_FOUND, RpcError, toRpcError } from '../errors.ts';
 import { JsonText } from '../json.ts';
 import type { CallContext } from '../method.ts';
+import { keepJumpAnalyses } from './jumpAnalysis.ts';
 import { workerMethods } from './methods.ts';
 import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from './protocol.ts';
 
@@ -23,7 +24,7 @@ export async function serveRpcWorker(): Promise<void> {
   const init = workerData as WorkerInit;
   const network = NETWORKS[init.network];
   const reader = new ChainReader(new ChainStore(init.dataDir), createChainCommon(network), network);
-  await reader.store.open();
+  await Promise.all([reader.store.open(), keepJumpAnalyses()]);
   const methods = workerMethods({ reader, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader), gasCap: init.gasCap });
   let head = '';
 
