@@ -73,14 +73,20 @@ export const CHUNK_BYTES = 256 * 1024;
 /** Chunks sent and not yet written to the client's socket, in bytes: past it, the trace waits. */
 export const STREAM_WINDOW_BYTES = 4 * 1024 * 1024;
 
+/** Text encoded at once, in characters: the pieces of a step or a few die young, cheap for the collector. */
+const ENCODE_CHARS = 16 * 1024;
+
 /**
  * A trace sent on (`send`) in chunks of UTF-8 as it grows, each in a buffer of its own that the message
  * moves rather than copies; paused while more than STREAM_WINDOW_BYTES are unacknowledged.
  */
 export class StreamedTrace extends TraceOutput {
-  /** Text not sent yet, and its length (UTF-16 units; the trace's JSON is ASCII but for error messages). */
-  #pieces: string[] = [];
-  #length = 0;
+  /** Text not encoded yet, and its length. */
+  #text: string[] = [];
+  #textLength = 0;
+  /** Encoded and not sent yet, and its size. */
+  #encoded: Buffer[] = [];
+  #encodedBytes = 0;
   #unacked = 0;
   #resume?: () => void;
 
@@ -89,10 +95,16 @@ export class StreamedTrace extends TraceOutput {
   }
 
   protected push(text: string): void | Promise<void> {
-    this.#pieces.push(text);
-    this.#length += text.length;
-    if (this.#length < CHUNK_BYTES) return;
-    const chunk = Buffer.from(this.finish());
+    this.#text.push(text);
+    this.#textLength += text.length;
+    if (this.#textLength < ENCODE_CHARS) return;
+    const bytes = Buffer.from(this.#takeText());
+    this.#encoded.push(bytes);
+    this.#encodedBytes += bytes.length;
+    if (this.#encodedBytes < CHUNK_BYTES) return;
+    const chunk = Buffer.concat(this.#encoded, this.#encodedBytes);
+    this.#encoded = [];
+    this.#encodedBytes = 0;
     this.#unacked += chunk.length;
     this.send(chunk);
     if (this.#unacked > STREAM_WINDOW_BYTES) return new Promise((resolve) => { this.#resume = resolve; });
@@ -109,9 +121,16 @@ export class StreamedTrace extends TraceOutput {
 
   /** The text not sent yet (the answer that ends the stream carries it). */
   finish(): string {
-    const text = this.#pieces.join('');
-    this.#pieces = [];
-    this.#length = 0;
+    const encoded = this.#encoded.length ? Buffer.concat(this.#encoded).toString() : '';
+    this.#encoded = [];
+    this.#encodedBytes = 0;
+    return encoded + this.#takeText();
+  }
+
+  #takeText(): string {
+    const text = this.#text.join('');
+    this.#text = [];
+    this.#textLength = 0;
     return text;
   }
 }
