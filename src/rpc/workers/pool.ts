@@ -148,7 +148,7 @@ export class RpcWorkerPool {
 
   /** Stops an idle worker, which closes its database first. */
   async #stop(slot: Slot): Promise<void> {
-    this.#slots.delete(slot);
+    if (!this.#slots.delete(slot)) return;
     clearTimeout(slot.idle);
     const exited = new Promise((r) => slot.worker.once('exit', r));
     slot.worker.postMessage({ stop: true } satisfies ToWorker);
