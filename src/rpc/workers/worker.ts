@@ -1,7 +1,8 @@
 /**
  * An RPC worker thread (docs/rpc-workers.md, "Workers"): its own read-only view of the node's
  * database (opened a second time in this process, which LevelDB allows with `multithreading`),
- * answering one request at a time at the head the pool names with it.
+ * answering the requests the pool hands it (several at once, interleaved while each awaits the database)
+ * at the head the pool names with each, and streaming large traces in chunks (docs/rpc-workers.md, "Streamed traces").
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { parentPort, workerData } from 'node:worker_threads';
