@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { LoadResult } from './load.ts';
 import { post, rpc } from './load.ts';
 import { startPeer, type Peer, type PeerOptions } from './peers.ts';
-import { WORKER_IDLE_MS } from '../src/rpc/workers/pool.ts';
+import { WORKER_IDLE_MS } from '../src/rpc/workers/options.ts';
 import { READ_WORKLOADS, runRead, SENDER_KEYS, SENDERS, setupPeer, signed, signLegacy, waitForReceipts, type Hex } from './workloads.ts';
 
 /** Loops while more than 10,000 gas is left: JUMPDEST GAS PUSH2 10000 LT ISZERO PUSH1 13 JUMPI PUSH1 0 JUMP JUMPDEST STOP. */

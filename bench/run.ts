@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { LoadResult } from './load.ts';
 import { BENCH, NODE_BIN, PEERS, startPeer, type Peer, type PeerName } from './peers.ts';
 import { runCallsWithWorkers, runHeavy, STORM, TRACE_FILTER, type HeavyResult } from './heavy.ts';
-import { WORKER_IDLE_MS } from '../src/rpc/workers/pool.ts';
+import { WORKER_IDLE_MS } from '../src/rpc/workers/options.ts';
 import {
   bestOf, buildTransfers, CHAIN_ID, GENESIS_BALANCE, rawCeilings, READ_WORKLOADS, runRead, runWrites, SENDER_COUNT, SENDER_KEYS,
   setupPeer, TRANSFER_COUNT, type Ceilings, type Hex, type SignedTx, type WriteResult,
