@@ -1,0 +1,102 @@
+/**
+ * One download towards a peer's chain: batches of SYNC_BATCH blocks by number, IN_FLIGHT requests
+ * at a time spread over the peers that have them, handed to the chain actor in order (which verifies
+ * every block fully: proof, header rules, re-execution, and stores each run atomically).
+ */
+import { blockFromFields, type Block } from '../../chain/codec/block.ts';
+import type { ChainView } from '../../chain/reader.ts';
+import type { PeerEvent, PeerIdStr } from '../../p2p/index.ts';
+import type { ChainProtocol } from '../chain/index.ts';
+import type { ActorRef } from '../kernel/index.ts';
+import { logger } from '../../log.ts';
+
+const log = logger('sync');
+
+/** Blocks asked for per request. */
+export const SYNC_BATCH = 128;
+/** Batch requests outstanding at once, spread over the peers that have the blocks. */
+export const IN_FLIGHT = 4;
+
+/** A chain a peer told us about: its head number and, after a status handshake, its total difficulty. */
+export interface Target { readonly peer: PeerIdStr; readonly highest: bigint; readonly td: bigint | undefined }
+
+export interface DownloadDeps {
+  readonly reader: ChainView;
+  readonly chain: ActorRef<ChainProtocol>;
+  /** Canonical blocks of `peer` from `start` on (at most `count`), each as its decoded RLP. */
+  readonly fetchBlocks: (peer: PeerIdStr, start: bigint, count: number) => Promise<unknown[]>;
+  readonly report: (peer: PeerIdStr, event: PeerEvent) => void;
+}
+
+/** One batch of blocks from `peer`, decoded; undefined after reporting a faulty peer. */
+async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint): Promise<Block[] | undefined> {
+  let items: unknown[];
+  try {
+    items = await deps.fetchBlocks(peer, start, SYNC_BATCH);
+  } catch (err) {
+    deps.report(peer, /timeout|abort/i.test((err as Error).message) ? 'timeoutMessages' : 'invalidMessages');
+    return undefined;
+  }
+  try {
+    const blocks = items.map((item) => blockFromFields(item, deps.reader.common));
+    if (blocks.some((b, i) => b.header.number !== start + BigInt(i))) { deps.report(peer, 'unexpectedMessages'); return undefined; }
+    return blocks;
+  } catch {
+    deps.report(peer, 'invalidMessages');
+    return undefined;
+  }
+}
+
+/**
+ * Downloads up to `target.highest` (or until our chain is as heavy as the target's). Batches are
+ * asked of `sources` in turn (the target first, then other peers at least as far ahead), up to
+ * IN_FLIGHT at a time, and imported in order as they arrive. A batch that fails or does not link
+ * is asked of the target again; when that fails too, the target is given up. `onProgress` is told
+ * the head after each batch.
+ */
+export async function download(
+  deps: DownloadDeps, target: Target, sources: readonly PeerIdStr[], onProgress: (head: bigint) => void,
+): Promise<void> {
+  const { reader, chain } = deps;
+  let cursor = reader.head().number + 1n; // next block number to import
+  let back = 0n;
+  let turn = 0;
+  const inFlight = new Map<bigint, Promise<Block[] | undefined>>();
+  const ask = (start: bigint) => {
+    if (!inFlight.has(start)) inFlight.set(start, fetchBatch(deps, sources[turn++ % sources.length]!, start));
+  };
+  for (;;) {
+    if (target.td !== undefined && reader.head().totalDifficulty >= target.td) return;
+    const start = cursor > 1n ? cursor : 1n;
+    // Keep the pipe full ahead of the cursor, within what the target said it has.
+    for (let k = 0n; k < BigInt(IN_FLIGHT); k++) {
+      const at = start + k * BigInt(SYNC_BATCH);
+      if (k === 0n || at <= target.highest) ask(at);
+    }
+    let batch = await inFlight.get(start)!;
+    inFlight.delete(start);
+    const links = batch !== undefined && batch.length > 0 && (await reader.getHeader(batch[0]!.header.parentHash)) !== undefined;
+    // Another peer may have failed, or be on another branch than the target.
+    if (!links && sources.length > 1) batch = await fetchBatch(deps, target.peer, start);
+    if (!batch || batch.length === 0) return;
+    if (!(await reader.getHeader(batch[0]!.header.parentHash))) {
+      if (start === 1n) { deps.report(target.peer, 'invalidBlocks'); return; } // no common ancestor: not our chain
+      back = back === 0n ? 64n : back * 2n; // our chains fork further back
+      cursor = start - back;
+      inFlight.clear();
+      continue;
+    }
+    // A minute per block, as when they were imported one by one.
+    const outcomes = await chain.ask('blocks.import', { blocks: batch }, 60_000 * batch.length);
+    const invalid = outcomes.find((o) => o.result === 'INVALID_BLOCK');
+    if (invalid) {
+      log.warn(`invalid block #${invalid.block.header.number} from ${target.peer.slice(-8)}: ${invalid.reason}`);
+      deps.report(target.peer, 'invalidBlocks');
+      return;
+    }
+    if (outcomes.some((o) => o.result === 'NO_PARENT')) { inFlight.clear(); continue; } // re-ask from the new head
+    cursor = start + BigInt(batch.length);
+    onProgress(reader.head().number);
+    if (batch.length < SYNC_BATCH) inFlight.clear(); // the source had no more: the rest are asked again
+  }
+}
