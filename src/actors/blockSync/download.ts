@@ -9,6 +9,7 @@ import type { PeerEvent, PeerIdStr } from '../../p2p/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import type { ActorRef } from '../kernel/index.ts';
 import { logger } from '../../log.ts';
+import { SenderRecovery } from './senders.ts';
 
 const log = logger('sync');
 
@@ -16,6 +17,8 @@ const log = logger('sync');
 export const SYNC_BATCH = 128;
 /** Batch requests outstanding at once, spread over the peers that have the blocks. */
 export const IN_FLIGHT = 4;
+/** A download at least this far behind recovers senders on a worker thread (senders.ts); a shorter one is not worth starting it. */
+export const RECOVER_OFF_THREAD_FROM = 2n * BigInt(SYNC_BATCH);
 
 /** A chain a peer told us about: its head number and, after a status handshake, its total difficulty. */
 export interface Target { readonly peer: PeerIdStr; readonly highest: bigint; readonly td: bigint | undefined }
@@ -28,8 +31,8 @@ export interface DownloadDeps {
   readonly report: (peer: PeerIdStr, event: PeerEvent) => void;
 }
 
-/** One batch of blocks from `peer`, decoded; undefined after reporting a faulty peer. */
-async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint): Promise<Block[] | undefined> {
+/** One batch of blocks from `peer`, decoded, senders recovered if `senders` serves; undefined after reporting a faulty peer. */
+async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, senders: SenderRecovery | undefined): Promise<Block[] | undefined> {
   let items: unknown[];
   try {
     items = await deps.fetchBlocks(peer, start, SYNC_BATCH);
@@ -40,6 +43,7 @@ async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint): P
   try {
     const blocks = items.map((item) => blockFromFields(item, deps.reader.common));
     if (blocks.some((b, i) => b.header.number !== start + BigInt(i))) { deps.report(peer, 'unexpectedMessages'); return undefined; }
+    await senders?.prime(blocks);
     return blocks;
   } catch {
     deps.report(peer, 'invalidMessages');
@@ -57,13 +61,26 @@ async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint): P
 export async function download(
   deps: DownloadDeps, target: Target, sources: readonly PeerIdStr[], onProgress: (head: bigint) => void,
 ): Promise<void> {
+  const { reader } = deps;
+  const senders = target.highest - reader.head().number >= RECOVER_OFF_THREAD_FROM ? new SenderRecovery(reader.network.name) : undefined;
+  try {
+    await fetchAndImport(deps, target, sources, onProgress, senders);
+  } finally {
+    await senders?.close();
+  }
+}
+
+async function fetchAndImport(
+  deps: DownloadDeps, target: Target, sources: readonly PeerIdStr[], onProgress: (head: bigint) => void, senders: SenderRecovery | undefined,
+): Promise<void> {
   const { reader, chain } = deps;
   let cursor = reader.head().number + 1n; // next block number to import
   let back = 0n;
   let turn = 0;
   const inFlight = new Map<bigint, Promise<Block[] | undefined>>();
+  const fetch = (peer: PeerIdStr, start: bigint) => fetchBatch(deps, peer, start, senders);
   const ask = (start: bigint) => {
-    if (!inFlight.has(start)) inFlight.set(start, fetchBatch(deps, sources[turn++ % sources.length]!, start));
+    if (!inFlight.has(start)) inFlight.set(start, fetch(sources[turn++ % sources.length]!, start));
   };
   for (;;) {
     if (target.td !== undefined && reader.head().totalDifficulty >= target.td) return;
@@ -77,7 +94,7 @@ export async function download(
     inFlight.delete(start);
     const links = batch !== undefined && batch.length > 0 && (await reader.getHeader(batch[0]!.header.parentHash)) !== undefined;
     // Another peer may have failed, or be on another branch than the target.
-    if (!links && sources.length > 1) batch = await fetchBatch(deps, target.peer, start);
+    if (!links && sources.length > 1) batch = await fetch(target.peer, start);
     if (!batch || batch.length === 0) return;
     if (!(await reader.getHeader(batch[0]!.header.parentHash))) {
       if (start === 1n) { deps.report(target.peer, 'invalidBlocks'); return; } // no common ancestor: not our chain
