@@ -19,6 +19,8 @@ const SYNCING_THRESHOLD = 8n;
 const PROGRESS_LOG_MS = 5_000;
 
 interface Running extends Target {
+  /** The peers the download asks (download.ts), the target first; peers as far ahead join as their status arrives. */
+  readonly sources: PeerIdStr[];
   readonly startingBlock: bigint;
   currentBlock: bigint;
   readonly progress: SyncProgress;
@@ -43,14 +45,14 @@ export function blockSyncBehavior(deps: BlockSyncDeps): Behavior<BlockSyncProtoc
   function start(s: SyncState, target: Target): void {
     const current = reader.head().number;
     const progress = new SyncProgress(current, target.highest);
+    const others = [...s.candidates.values()].filter((c) => c.peer !== target.peer && c.highest >= target.highest).map((c) => c.peer);
     const running: Running = {
-      ...target, startingBlock: current, currentBlock: current, progress,
+      ...target, sources: [target.peer, ...others], startingBlock: current, currentBlock: current, progress,
       logTimer: setInterval(() => { if (catchingUp(running)) log.info(`syncing ${describeProgress(progress.report(reader.head().number))}`); }, PROGRESS_LOG_MS).unref(),
     };
     s.running = running;
     if (catchingUp(running)) log.info(`syncing from #${current} to #${target.highest} with ${target.peer.slice(-8)}`);
-    const others = [...s.candidates.values()].filter((c) => c.peer !== target.peer && c.highest >= target.highest).map((c) => c.peer);
-    void download(deps, target, [target.peer, ...others], (head) => tell({ type: 'sync.progress', currentBlock: head }))
+    void download(deps, target, running.sources, (head) => tell({ type: 'sync.progress', currentBlock: head }))
       .catch((err) => { if (!(err instanceof ActorStoppedError)) log.error({ err }, 'sync failed'); })
       .finally(() => tell({ type: 'sync.finished', peer: target.peer }));
   }
@@ -70,9 +72,12 @@ export function blockSyncBehavior(deps: BlockSyncDeps): Behavior<BlockSyncProtoc
     init: () => ({ running: undefined, candidates: new Map() }),
     onTell(s, msg) {
       switch (msg.type) {
-        case 'peer.status':
+        case 'peer.status': {
           s.candidates.set(msg.peer, { peer: msg.peer, highest: msg.status.headNumber, td: msg.status.totalDifficulty });
+          const r = s.running;
+          if (r && msg.status.headNumber >= r.highest && !r.sources.includes(msg.peer)) r.sources.push(msg.peer);
           break;
+        }
         case 'block.orphan':
           // A gossiped block with an unknown parent: that peer has blocks we lack.
           s.candidates.set(msg.peer, { peer: msg.peer, highest: msg.number, td: undefined });

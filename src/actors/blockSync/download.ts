@@ -53,7 +53,8 @@ async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, se
 
 /**
  * Downloads up to `target.highest` (or until our chain is as heavy as the target's). Batches are
- * asked of `sources` in turn (the target first, then other peers at least as far ahead), up to
+ * asked of `sources` in turn (the target first, then other peers at least as far ahead; the array is
+ * read at each request, so peers whose status arrives during the download join it), up to
  * IN_FLIGHT at a time, and imported in order as they arrive. A batch that fails or does not link
  * is asked of the target again; when that fails too, the target is given up. `onProgress` is told
  * the head after each batch.

@@ -69,7 +69,7 @@ export class SenderRecovery {
    * holds its sender, or at once while the worker is not serving. Never rejects: what is not
    * recovered here is recovered by execution.
    */
-  prime(blocks: readonly Block[]): Promise<void> {
+  prime(blocks: readonly Pick<Block, 'txs'>[]): Promise<void> {
     const txs = blocks.flatMap((b) => b.txs).filter((tx) => (tx as unknown as { cache: TxCache }).cache.senderPubKey === undefined);
     if (!this.#ready || txs.length === 0) return Promise.resolve();
     const raws = txs.map(txBytes);
