@@ -250,6 +250,9 @@ export class BlockRunner {
     mode: 'build' | 'verify',
   ): Promise<ExecutionResult> {
     const env = this.env;
+    // Without transactions or edits a block changes no state (no subsidy; uncles share the fees,
+    // which are none): its state root is its parent's, with no VM to set up or re-root.
+    if (txs.length === 0 && !ctx.stateEdits?.length) return unchangedState(parentStateRoot, env);
     this.#overlay.writes.clear();
     this.#machine ??= (async () => {
       const sm = stateManagerAt(this.#overlay, parentStateRoot, env.common, { caches: true });
@@ -268,6 +271,15 @@ export class BlockRunner {
       throw err;
     }
   }
+}
+
+const EMPTY_ROOT = orderedTrieRoot([]);
+
+function unchangedState(stateRoot: Uint8Array, env: ExecutionEnv): ExecutionResult {
+  return {
+    txs: [], receipts: [], stateRoot, receiptsRoot: EMPTY_ROOT, transactionsRoot: EMPTY_ROOT, logsBloom: new Uint8Array(256),
+    gasUsed: 0n, paidFees: 0n, overlay: new OverlayTrieDb(env.trieDb), rejected: [], accounts: new Map(),
+  };
 }
 
 async function runBlockTxs(
