@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { keccak256 } from '../../chain/codec/keccak.ts';
 import { txFromBytes } from '../../chain/codec/txEncoding.ts';
-import { createChainCommon } from '../../chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../chain/execution/common.ts';
 import { NETWORKS } from '../../chain/execution/networks.ts';
 import type { FromSenderWorker, SenderWorkerInit, ToSenderWorker } from './senders.ts';
 
