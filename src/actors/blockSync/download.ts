@@ -31,8 +31,11 @@ export interface DownloadDeps {
   readonly report: (peer: PeerIdStr, event: PeerEvent) => void;
 }
 
+/** Blocks from one peer. */
+interface Batch { readonly peer: PeerIdStr; readonly blocks: Block[] }
+
 /** One batch of blocks from `peer`, decoded, senders recovered if `senders` serves; undefined after reporting a faulty peer. */
-async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, senders: SenderRecovery | undefined): Promise<Block[] | undefined> {
+async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, senders: SenderRecovery | undefined): Promise<Batch | undefined> {
   let items: unknown[];
   try {
     items = await deps.fetchBlocks(peer, start, SYNC_BATCH);
@@ -44,7 +47,7 @@ async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, se
     const blocks = items.map((item) => blockFromFields(item, deps.reader.common));
     if (blocks.some((b, i) => b.header.number !== start + BigInt(i))) { deps.report(peer, 'unexpectedMessages'); return undefined; }
     await senders?.prime(blocks);
-    return blocks;
+    return { peer, blocks };
   } catch {
     deps.report(peer, 'invalidMessages');
     return undefined;
@@ -56,8 +59,9 @@ async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, se
  * asked of `sources` in turn (the target first, then other peers at least as far ahead; the array is
  * read at each request, so peers whose status arrives during the download join it), up to
  * IN_FLIGHT at a time, and imported in order as they arrive. A batch that fails or does not link
- * is asked of the target again; when that fails too, the target is given up. `onProgress` is told
- * the head after each batch.
+ * is asked of the target again; when that fails too, the target is given up. A peer that served an
+ * invalid block is reported and asked nothing more: the download goes on from the others, unless
+ * that peer was the target. `onProgress` is told the head after each batch.
  */
 export async function download(
   deps: DownloadDeps, target: Target, sources: readonly PeerIdStr[], onProgress: (head: bigint) => void,
@@ -78,10 +82,15 @@ async function fetchAndImport(
   let cursor = reader.head().number + 1n; // next block number to import
   let back = 0n;
   let turn = 0;
-  const inFlight = new Map<bigint, Promise<Block[] | undefined>>();
+  const inFlight = new Map<bigint, Promise<Batch | undefined>>();
+  /** Peers that served an invalid block. */
+  const liars = new Set<PeerIdStr>();
   const fetch = (peer: PeerIdStr, start: bigint) => fetchBatch(deps, peer, start, senders);
   const ask = (start: bigint) => {
-    if (!inFlight.has(start)) inFlight.set(start, fetch(sources[turn++ % sources.length]!, start));
+    if (inFlight.has(start)) return;
+    let peer = sources[turn++ % sources.length]!;
+    if (liars.has(peer)) peer = target.peer;
+    inFlight.set(start, fetch(peer, start));
   };
   for (;;) {
     if (target.td !== undefined && reader.head().totalDifficulty >= target.td) return;
@@ -91,12 +100,13 @@ async function fetchAndImport(
       const at = start + k * BigInt(SYNC_BATCH);
       if (k === 0n || at <= target.highest) ask(at);
     }
-    let batch = await inFlight.get(start)!;
+    let served = await inFlight.get(start)!;
     inFlight.delete(start);
-    const links = batch !== undefined && batch.length > 0 && (await reader.getHeader(batch[0]!.header.parentHash)) !== undefined;
+    const links = served !== undefined && served.blocks.length > 0 && (await reader.getHeader(served.blocks[0]!.header.parentHash)) !== undefined;
     // Another peer may have failed, or be on another branch than the target.
-    if (!links && sources.length > 1) batch = await fetch(target.peer, start);
-    if (!batch || batch.length === 0) return;
+    if (!links && served?.peer !== target.peer) served = await fetch(target.peer, start);
+    const batch = served?.blocks;
+    if (!served || !batch || batch.length === 0) return;
     if (!(await reader.getHeader(batch[0]!.header.parentHash))) {
       if (start === 1n) { deps.report(target.peer, 'invalidBlocks'); return; } // no common ancestor: not our chain
       back = back === 0n ? 64n : back * 2n; // our chains fork further back
@@ -108,9 +118,13 @@ async function fetchAndImport(
     const outcomes = await chain.ask('blocks.import', { blocks: batch }, 60_000 * batch.length);
     const invalid = outcomes.find((o) => o.result === 'INVALID_BLOCK');
     if (invalid) {
-      log.warn(`invalid block #${invalid.block.header.number} from ${target.peer.slice(-8)}: ${invalid.reason}`);
-      deps.report(target.peer, 'invalidBlocks');
-      return;
+      log.warn(`invalid block #${invalid.block.header.number} from ${served.peer.slice(-8)}: ${invalid.reason}`);
+      deps.report(served.peer, 'invalidBlocks');
+      if (served.peer === target.peer) return;
+      liars.add(served.peer);
+      cursor = reader.head().number + 1n; // the blocks before the invalid one are stored
+      inFlight.clear();
+      continue;
     }
     if (outcomes.some((o) => o.result === 'NO_PARENT')) { inFlight.clear(); continue; } // re-ask from the new head
     cursor = start + BigInt(batch.length);

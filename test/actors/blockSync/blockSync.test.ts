@@ -124,7 +124,7 @@ BlockSync('a peer that answers garbage is reported and its batch is asked of the
   }
 });
 
-BlockSync('a block that does not verify stops the sync at its parent and reports the target', async () => {
+BlockSync('a block from the target that does not verify stops the sync at its parent and reports the target', async () => {
   // Block 200 claims another state root (and is sealed for it): its proof holds, its execution does not.
   const bad = blocks[199]!;
   const forged = makeBlock(await source.seal({ ...bad.header, stateRoot: new Uint8Array(32).fill(7) }), bad.txs);
@@ -135,6 +135,23 @@ BlockSync('a block that does not verify stops the sync at its parent and reports
     await waitUntil(() => j.reports.length > 0, { what: 'the forger reported', timeoutMs: 60_000 });
     assert.equal(j.reports, [['forger', 'invalidBlocks']]);
     assert.is(headNumber(j), 199);
+  } finally {
+    await j.stop();
+  }
+});
+
+BlockSync('a source other than the target that serves an invalid block is reported and dropped; the rest comes from the target', async () => {
+  // The forger joins after the first requests went out: it is asked for the last batch, which holds its forged block.
+  const at = HEIGHT - 5;
+  const bad = blocks[at - 1]!;
+  const forged = makeBlock(await source.seal({ ...bad.header, stateRoot: new Uint8Array(32).fill(7) }), bad.txs);
+  const j = await joiner({ target: blocks, forger: [...blocks.slice(0, at - 1), forged, ...blocks.slice(at)] });
+  try {
+    j.sync.ref.tell({ type: 'peer.status', peer: 'target', status: statusOf(blocks) });
+    j.sync.ref.tell({ type: 'peer.status', peer: 'forger', status: statusOf(blocks) });
+    await waitUntil(() => headNumber(j) === HEIGHT, { what: `the joiner at #${HEIGHT}`, timeoutMs: 60_000 });
+    assert.equal(j.reports, [['forger', 'invalidBlocks']]);
+    assert.is(bytesToHex((await j.reader.canonicalHash(BigInt(at)))!), bytesToHex(bad.hash));
   } finally {
     await j.stop();
   }
