@@ -5,7 +5,7 @@ import type { RpcDeps } from './deps.ts';
 import { invalidParams } from './errors.ts';
 import type { TxArgs } from './params.ts';
 
-/** Default gas of a node-built transaction (spec part 8). */
+/** Default gas of a node-built transaction. */
 export const DEFAULT_GAS = 90_000n;
 
 /** The pool's verdict: the hash once the transaction is in the pool's journal, or -32010 with the reason. */
@@ -16,7 +16,7 @@ export async function submitTx(deps: Pick<RpcDeps, 'txpool'>, tx: TypedTransacti
 }
 
 /**
- * An unsigned legacy transaction from call-style arguments. Defaults (rpc-methods.md §8): the
+ * An unsigned legacy transaction from call-style arguments. Defaults (README "Accounts and keystore"): the
  * sender's pending nonce, gas 90,000, the next block's minimum gas price (the pending block's, which
  * admission checks: so it is never refused as underpriced), value 0.
  */

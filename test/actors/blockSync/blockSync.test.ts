@@ -62,7 +62,7 @@ interface Joiner {
 async function joiner(peers: Record<PeerIdStr, FakePeer>): Promise<Joiner> {
   const dir = tempDir('mmnode-sync-');
   const reader = new ChainReader(new ChainStore(dir), common, NETWORKS.regtest);
-  const chain = spawnChain(reader, createEventBus<NodeEvent>(), (name, err) => { throw err; });
+  const chain = spawnChain({ reader, bus: createEventBus<NodeEvent>() }, (_name, err) => { throw err; });
   await chain.ready;
   const asked: [PeerIdStr, bigint][] = [];
   const reports: [PeerIdStr, PeerEvent][] = [];
