@@ -1,5 +1,5 @@
 /**
- * Sender recovery ahead of import (docs/network.md "Sync"): while the chain actor executes one
+ * Sender recovery ahead of import (docs/network.md "Block sync"): while the chain actor executes one
  * batch, a worker thread recovers the senders of the next batches' transactions (secp256k1
  * recovery, a fifth of a transfer's import) and hashes them; each transaction keeps the results in
  * @ethereumjs/tx's own cache, where execution, the indexes and the pool look first. Nothing is
