@@ -19,11 +19,13 @@ import { createChainCommon } from '../../../src/chain/execution/blockRunner.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
 import { ChainReader } from '../../../src/chain/reader.ts';
 import { ChainStore } from '../../../src/chain/storage/store.ts';
+import { configureLogging } from '../../../src/log.ts';
 import type { PeerEvent, PeerIdStr } from '../../../src/p2p/index.ts';
 import { openTestChain, type TestChain } from '../../helpers/chain.ts';
 import { tempDir } from '../../helpers/node.ts';
 import { waitUntil } from '../../helpers/rpc.ts';
 
+configureLogging('error'); // the sync's progress and the forgers' blocks are this test's subject, not its output
 const BlockSync = suite('block sync');
 const common = createChainCommon(NETWORKS.regtest);
 /**
