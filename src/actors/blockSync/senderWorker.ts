@@ -1,6 +1,7 @@
 /** The sender recovery worker thread (senders.ts): decodes each transaction, recovers its sender's public key, hashes it. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { keccak256 } from '../../chain/codec/keccak.ts';
+import { impersonatedSender } from '../../chain/codec/impersonation.ts';
 import { txFromBytes } from '../../chain/codec/txEncoding.ts';
 import { createChainCommon } from '../../chain/execution/common.ts';
 import { NETWORKS } from '../../chain/execution/networks.ts';
@@ -19,7 +20,11 @@ export function serveSenderWorker(): void {
       const raw = msg.txs.subarray(start, msg.ends[i]);
       start = msg.ends[i]!;
       try {
-        keys.set(txFromBytes(raw, common).getSenderPublicKey(), i * 64);
+        const tx = txFromBytes(raw, common);
+        // An impersonated transaction names its sender without a key (docs/rpc-compatibility.md
+        // "Account impersonation"): the main thread's decoding gives it its sender.
+        if (impersonatedSender(tx)) continue;
+        keys.set(tx.getSenderPublicKey(), i * 64);
         hashes.set(keccak256(raw), i * 32);
         ok[i] = 1;
       } catch { /* left to execution, which refuses the block */ }

@@ -2,6 +2,7 @@
 import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
 import secp256k1 from 'secp256k1';
 import { keccak256 } from '../codec/bytes.ts';
+import { allowImpersonation } from '../codec/impersonation.ts';
 import type { Network } from './networks.ts';
 
 function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
@@ -35,5 +36,6 @@ export function createChainCommon(network: Network): Common {
   };
   const Emitter = common.events.constructor as new () => Common['events'];
   common.copy = () => Object.assign(Object.create(common) as Common, { events: new Emitter() });
+  if (network.name === 'regtest') allowImpersonation(common);
   return common;
 }

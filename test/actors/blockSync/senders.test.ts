@@ -8,6 +8,7 @@ import { bytesToHex } from '@ethereumjs/util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SenderRecovery } from '../../../src/actors/blockSync/senders.ts';
+import { markerSignature } from '../../../src/chain/codec/impersonation.ts';
 import { txBytes, txFromBytes } from '../../../src/chain/codec/txEncoding.ts';
 import { createChainCommon } from '../../../src/chain/execution/blockRunner.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
@@ -44,6 +45,24 @@ Senders('each transaction gets the sender and hash the main thread recovers; a h
   });
   assert.is(cacheOf(txs[5]!).senderPubKey, undefined);
   assert.throws(() => txs[5]!.getSenderAddress(), /s-values greater than secp256k1n\/2/);
+});
+
+Senders('an impersonated transaction (regtest) keeps the sender its marker names', async () => {
+  const sender = DEV_ACCOUNTS[5]!.address;
+  const marked = createLegacyTx({
+    nonce: 0n, to: DEV_ACCOUNTS[1]!.address, value: 1n, gasLimit: 21_000n, gasPrice: 0n,
+    v: common.chainId() * 2n + 35n, ...markerSignature(sender),
+  }, { common });
+  const tx = received(marked);
+  const recovery = new SenderRecovery('regtest');
+  try {
+    assert.ok(await recovery.ready);
+    await recovery.prime([{ txs: [tx] }]);
+  } finally {
+    await recovery.close();
+  }
+  assert.is(cacheOf(tx).senderPubKey, undefined);
+  assert.is(tx.getSenderAddress().toString(), bytesToHex(sender));
 });
 
 Senders('a closed recovery primes nothing and never blocks', async () => {
