@@ -1,5 +1,5 @@
 /**
- * hashForMergedMining of a header on this chain (merged-mining.md §2): the base hash of its 17
+ * hashForMergedMining of a header on this chain (docs/merged-mining.md "hashForMergedMining"): the base hash of its 17
  * fields, with fork-detection data from its ancestry from height 449 on. A header on the head (every
  * block the miner builds, every block of a sync) reads the same heights again and again: the
  * fork-detection hashes of canonical blocks and the uncle counts of the head's last 32 ancestors are
@@ -12,7 +12,7 @@ import { mergedMiningBaseHash, type BlockHeader } from './codec/header.ts';
 import type { ChainReader, HeadInfo } from './reader.ts';
 import { Lru } from './storage/lru.ts';
 
-/** Height from which hashForMergedMining carries fork-detection data (merged-mining.md §2). */
+/** Height from which hashForMergedMining carries fork-detection data (docs/merged-mining.md "hashForMergedMining"). */
 const FORK_DETECTION_FROM = 449n;
 const CPV_SPAN = 64n;
 /** Ancestors whose uncle counts fork detection sums. */

@@ -1,5 +1,5 @@
 /**
- * The checks a block must pass to be imported (node-behaviour.md §9–§10, merged-mining.md §3): its
+ * The checks a block must pass to be imported (docs/chain.md "What the node checks", docs/merged-mining.md "Checks"): its
  * header against its parent's (number, time, gas limit, minimum gas price, difficulty), its uncles,
  * its merged-mining proof, and after execution the header's roots and totals against the execution's.
  * Each failure throws InvalidBlockError with the reason.
@@ -13,7 +13,7 @@ import { gasLimitProblem, minimumGasPriceProblem, nextDifficulty } from './execu
 import type { MergedMiningHasher } from './mergedMiningHash.ts';
 import type { ChainReader } from './reader.ts';
 
-/** Uncle limits (node-behaviour.md §10). */
+/** Uncle limits (docs/chain.md "Uncles"). */
 export const MAX_UNCLES = 10;
 export const UNCLE_GENERATION_LIMIT = 7n;
 
@@ -64,7 +64,7 @@ export class BlockValidator {
 
   /**
    * Why these uncles may not be included in a block at `number` on `parentHash`, or undefined
-   * (node-behaviour.md §10): at most 10, no duplicates, within 7 generations, not an ancestor,
+   * (docs/chain.md "Uncles"): at most 10, no duplicates, within 7 generations, not an ancestor,
    * not already included by an ancestor, parent on the block's own chain, valid header and proof.
    */
   async unclesProblem(parentHash: Uint8Array, number: bigint, uncles: readonly BlockHeader[]): Promise<string | undefined> {

@@ -25,7 +25,7 @@ import { OverlayTrieDb } from './storage/trieDb.ts';
 import { BlockValidator, MAX_UNCLES } from './validation.ts';
 import { orderedTrieRoot } from './storage/trieRoot.ts';
 
-/** Import outcomes, named as the reference node names them (merged-mining.md §10.4). */
+/** Import outcomes, named as the reference node names them (docs/merged-mining.md "Submissions"). */
 export type ImportResult = 'IMPORTED_BEST' | 'IMPORTED_NOT_BEST' | 'EXIST' | 'NO_PARENT' | 'INVALID_BLOCK';
 
 export interface HeadChange {
