@@ -39,6 +39,7 @@ export const TEMPLATES_KEPT = 20;
 /** Sibling blocks remembered as uncle candidates. */
 const SIBLINGS_KEPT = 32;
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
 /** An external miner's hash-rate report counts for this long. */
 const REPORT_TTL_MS = 60_000;
 
@@ -50,7 +51,7 @@ interface MinerState {
   readonly ethWork: Map<Hex, EthWork>;
   readonly siblings: Map<Hex, BlockHeader>;
   readonly reports: Map<Hex, { hashesPerSecond: bigint; atMs: number }>;
-  /** Hashes the built-in client computed, for eth_hashrate. */
+  /** Hashes the built-in client computed, for eth_hashrate: one entry per minute (an entry per block would grow by thousands a minute under automine). */
   readonly hashLog: { atMs: number; hashes: number }[];
   current: Template | undefined;
   /** Transactions arrived since `current` was built. */
@@ -160,7 +161,10 @@ export function minerBehavior(
     const parent = parentBlockTemplate(template.hashForMergedMining, Number(template.header.timestamp), s.extraNonce++);
     const solved = solveParentHeader(parent.header, template.target, 1 << 24);
     if (!solved) throw new NodeError('UNAVAILABLE', `the built-in miner found no solution at difficulty ${template.header.difficulty}`);
-    s.hashLog.push({ atMs: Date.now(), hashes: solved.nonce + 1 });
+    const minute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+    const last = s.hashLog[s.hashLog.length - 1];
+    if (last?.atMs === minute) last.hashes += solved.nonce + 1;
+    else s.hashLog.push({ atMs: minute, hashes: solved.nonce + 1 });
     return submit(s, solutionFromParentBlock(parentBlockBytes(parent, solved.nonce)));
   }
 

@@ -6,7 +6,7 @@ import { method } from '../../method.ts';
 import { address, data, txArgs } from '../../params.ts';
 import { submitTx, unsignedTx } from '../../transactions.ts';
 
-export const ethWalletMethods = (wallet: Wallet, deps: Pick<RpcDeps, 'reader' | 'txpool' | 'pending'>) => ({
+export const ethWalletMethods = (wallet: Wallet, deps: Pick<RpcDeps, 'reader' | 'txpool' | 'pending' | 'miner' | 'inclusions'>) => ({
   eth_sign: method([['address', address], ['message', data]], ([a, message]) => hex(wallet.signMessage(hex(a), message))),
   eth_sendTransaction: method([['transaction', txArgs]], async ([args]) => {
     const { from, tx } = await unsignedTx(deps, args, 'eth_sendTransaction');
