@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NETWORKS } from '../src/chain/networks.ts';
+import { NETWORKS } from '../src/chain/execution/networks.ts';
 import {
   buildTaggedCoinbase, merkleRoot, parentTxid, parseParentTx, serializeParentBlock, solveParentHeader,
 } from '../src/mergedmining/index.ts';

@@ -20,8 +20,8 @@ import { join } from 'node:path';
 import { createEventBus } from '../src/actors/kernel/index.ts';
 import type { NodeEvent } from '../src/actors/events.ts';
 import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool } from '../src/actors/txpool/index.ts';
-import { keccak256 } from '../src/chain/bytes.ts';
-import { NETWORKS } from '../src/chain/networks.ts';
+import { keccak256 } from '../src/chain/codec/bytes.ts';
+import { NETWORKS } from '../src/chain/execution/networks.ts';
 import { startNode } from '../src/node.ts';
 import { testConfig } from '../test/helpers/node.ts';
 

@@ -11,8 +11,8 @@ import { Account, createAddressFromString, MapDB, bytesToHex, hexToBytes, privat
 import { runTx } from '@ethereumjs/vm';
 import secp256k1 from 'secp256k1';
 import solc from 'solc';
-import { createChainCommon, createExecutionVM, executionBlock, stateManagerAt } from '../src/chain/execution.ts';
-import { NETWORKS } from '../src/chain/networks.ts';
+import { createChainCommon, createExecutionVM, executionBlock, stateManagerAt } from '../src/chain/execution/blockRunner.ts';
+import { NETWORKS } from '../src/chain/execution/networks.ts';
 import { post, rpc, rpcBatch, runLoad, type LoadResult } from './load.ts';
 
 export type Hex = `0x${string}`;

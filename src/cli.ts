@@ -1,7 +1,7 @@
 /** `npm start` (through src/main.ts): runs a node until Ctrl-C (SIGINT) or SIGTERM, then stops it cleanly. */
 import { bytesToHex } from '@ethereumjs/util';
 import { ConfigError, ConfigExit, parseConfig, type NodeConfig } from './config.ts';
-import { NETWORKS } from './chain/networks.ts';
+import { NETWORKS } from './chain/execution/networks.ts';
 import { configureLogging, logger, logsDebug } from './log.ts';
 import { startNode, type RunningNode } from './node.ts';
 import { StartupError } from './startup.ts';

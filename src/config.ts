@@ -1,8 +1,8 @@
 /** Node configuration: the options (src/config/options.ts) from file, environment and flags, validated and resolved into a NodeConfig. */
 import { readFileSync } from 'node:fs';
 import { stringify as toToml } from 'smol-toml';
-import { fromHex } from './chain/bytes.ts';
-import { NETWORKS, type NetworkName } from './chain/networks.ts';
+import { fromHex } from './chain/codec/bytes.ts';
+import { NETWORKS, type NetworkName } from './chain/execution/networks.ts';
 import type { MiningMode } from './actors/miner/index.ts';
 import type { TxPoolOptions } from './actors/txpool/index.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig } from './rpc/hosted.ts';

@@ -16,17 +16,17 @@ import { ourStatus, spawnPeerManager, type PeerManagerProtocol } from './actors/
 import { spawnMiner } from './actors/miner/index.ts';
 import { spawnRpcListener } from './actors/rpcListener/index.ts';
 import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool, TxRefusedError, type TxPoolProtocol } from './actors/txpool/index.ts';
-import { encodeBlock } from './chain/block.ts';
-import { txBytes } from './chain/txEncoding.ts';
+import { encodeBlock } from './chain/codec/block.ts';
+import { txBytes } from './chain/codec/txEncoding.ts';
 import {
   createP2P, gossipTopics, MAX_GOSSIP_BYTES, offerServices, parsePeerAddress, requestBlocksByRange, REQUEST_TIMEOUT_MS, takePooledTxs,
   topicScoreParams, type P2P, type PeerEvent, type PeerIdStr,
 } from './p2p/index.ts';
-import { createChainCommon } from './chain/execution.ts';
-import { LiveLogSource } from './chain/liveLogs.ts';
-import { NETWORKS } from './chain/networks.ts';
+import { createChainCommon } from './chain/execution/blockRunner.ts';
+import { LiveLogSource } from './chain/logs/liveLogs.ts';
+import { NETWORKS } from './chain/execution/networks.ts';
 import { ChainReader, type ChainView } from './chain/reader.ts';
-import { ChainStore } from './chain/store.ts';
+import { ChainStore } from './chain/storage/store.ts';
 import type { NodeConfig } from './config.ts';
 import { HostedGate } from './rpc/hosted.ts';
 import { withHostedRequirements } from './rpc/hostedParams.ts';

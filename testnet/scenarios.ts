@@ -5,7 +5,7 @@
  * and its log filters and `logs` subscriptions report the log again with `removed: true`.
  */
 import { ethers } from 'ethers';
-import { NETWORKS } from '../src/chain/networks.ts';
+import { NETWORKS } from '../src/chain/execution/networks.ts';
 import { rpc, waitUntil } from '../test/helpers/rpc.ts';
 import { compileFixture } from '../test/helpers/solc.ts';
 import { Conditions } from './conditions.ts';

@@ -11,7 +11,7 @@ import { createCipheriv, createDecipheriv, pbkdf2, randomBytes, randomUUID, scry
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { keccak256, type Hex } from '../chain/bytes.ts';
+import { keccak256, type Hex } from '../chain/codec/bytes.ts';
 import { logger } from '../log.ts';
 
 const log = logger('keystore');

@@ -12,7 +12,7 @@ import type { LegacyTx, TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex, concatBytes, privateToAddress, utf8ToBytes } from '@ethereumjs/util';
 import { randomBytes } from 'node:crypto';
 import secp256k1 from 'secp256k1';
-import { keccak256, uintBytes, type Hex } from '../chain/bytes.ts';
+import { keccak256, uintBytes, type Hex } from '../chain/codec/bytes.ts';
 import { NodeError } from '../errors.ts';
 import { decryptKey, encryptKey, Keystore, WrongPassphraseError, type ScryptParams } from './keystore.ts';
 

@@ -1,7 +1,7 @@
 /** Events published on the node's bus; subscribers receive them as tells. */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { Block } from '../chain/block.ts';
-import type { Hex } from '../chain/bytes.ts';
+import type { Block } from '../chain/codec/block.ts';
+import type { Hex } from '../chain/codec/bytes.ts';
 import type { HeadChange } from '../chain/writer.ts';
 import type { BlockOrigin } from './chain/protocol.ts';
 

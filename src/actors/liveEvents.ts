@@ -4,8 +4,8 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { randomBytes } from 'node:crypto';
-import type { Block } from '../chain/block.ts';
-import { quantity, type Hex } from '../chain/bytes.ts';
+import type { Block } from '../chain/codec/block.ts';
+import { quantity, type Hex } from '../chain/codec/bytes.ts';
 import type { NodeEvent } from './events.ts';
 
 export type LiveEvent =

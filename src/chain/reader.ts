@@ -7,16 +7,16 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex, type Account, type Address, type DB } from '@ethereumjs/util';
-import { decodeBody, decodeReceipts, makeBlock, storedBlockEncoding, type Block } from './block.ts';
-import { toBig } from './bytes.ts';
-import { stateManagerAt, type StoredReceipt } from './execution.ts';
-import { decodeFullHeader, type BlockHeader } from './header.ts';
-import type { Network } from './networks.ts';
-import { ChainStore } from './store.ts';
-import { CommittedTrieDb } from './trieDb.ts';
-import { Lru } from './lru.ts';
-import type { LogCriteria, LogEntry } from './logFilter.ts';
-import { queryLogs } from './logQuery.ts';
+import { decodeBody, decodeReceipts, makeBlock, storedBlockEncoding, type Block, type StoredReceipt } from './codec/block.ts';
+import { toBig } from './codec/bytes.ts';
+import { stateManagerAt } from './execution/blockRunner.ts';
+import { decodeFullHeader, type BlockHeader } from './codec/header.ts';
+import type { Network } from './execution/networks.ts';
+import { ChainStore } from './storage/store.ts';
+import { CommittedTrieDb } from './storage/trieDb.ts';
+import { Lru } from './storage/lru.ts';
+import type { LogCriteria, LogEntry } from './logs/logFilter.ts';
+import { queryLogs } from './logs/logQuery.ts';
 
 export interface HeadInfo {
   readonly hash: Uint8Array;
@@ -191,7 +191,7 @@ export class ChainReader {
     return header && header.number === height ? header : undefined;
   }
 
-  /** The logs of canonical blocks `from`…`to` matching `criteria`, from the log index (src/chain/logQuery.ts). */
+  /** The logs of canonical blocks `from`…`to` matching `criteria`, from the log index (src/chain/logs/logQuery.ts). */
   queryLogs(criteria: LogCriteria, from: bigint, to: bigint): Promise<LogEntry[]> {
     return queryLogs(this.store, criteria, from, to);
   }

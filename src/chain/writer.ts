@@ -9,19 +9,19 @@ import { RLP } from '@ethereumjs/rlp';
 import {
   applyForkDetection, dsha256, forkDetectionData, targetFromDifficulty, verifyMergedMiningProof,
 } from '../mergedmining/index.ts';
-import { encodeBody, encodeReceipts, makeBlock, type Block } from './block.ts';
-import { EMPTY, ZERO_HASH, uintBytes } from './bytes.ts';
+import { encodeBody, encodeReceipts, makeBlock, type Block, type StoredReceipt } from './codec/block.ts';
+import { EMPTY, ZERO_HASH, uintBytes } from './codec/bytes.ts';
 import {
-  BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult, type StateEdit, type StoredReceipt,
-} from './execution.ts';
-import { EMPTY_UNCLES_HASH, encodeFullHeader, headerHash, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './header.ts';
-import { ensureLogIndex, indexedMarkerOp, logIndexOps } from './logIndex.ts';
-import { Lru } from './lru.ts';
+  BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult, type StateEdit,
+} from './execution/blockRunner.ts';
+import { EMPTY_UNCLES_HASH, encodeFullHeader, headerHash, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './codec/header.ts';
+import { ensureLogIndex, indexedMarkerOp, logIndexOps } from './logs/logIndex.ts';
+import { Lru } from './storage/lru.ts';
 import type { ChainReader, HeadInfo } from './reader.ts';
-import { gasLimitProblem, minimumGasPriceProblem, nextDifficulty, nextGasLimit, nextMinimumGasPrice } from './rules.ts';
-import { ChainStore, type BatchOp } from './store.ts';
-import { OverlayTrieDb } from './trieDb.ts';
-import { orderedTrieRoot } from './trieRoot.ts';
+import { gasLimitProblem, minimumGasPriceProblem, nextDifficulty, nextGasLimit, nextMinimumGasPrice } from './execution/rules.ts';
+import { ChainStore, type BatchOp } from './storage/store.ts';
+import { OverlayTrieDb } from './storage/trieDb.ts';
+import { orderedTrieRoot } from './storage/trieRoot.ts';
 
 /** Import outcomes, named as the reference node names them (merged-mining.md §10.4). */
 export type ImportResult = 'IMPORTED_BEST' | 'IMPORTED_NOT_BEST' | 'EXIST' | 'NO_PARENT' | 'INVALID_BLOCK';

@@ -12,8 +12,8 @@
  * named delay, so tests drive it with a SimulatedClock.
  */
 import { assign, setup } from 'xstate';
-import type { Hex } from '../chain/bytes.ts';
-import type { LiveLog } from '../chain/liveLogs.ts';
+import type { Hex } from '../chain/codec/bytes.ts';
+import type { LiveLog } from '../chain/logs/liveLogs.ts';
 
 export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
 

@@ -14,7 +14,7 @@
  * after a reorg restarts the age: the transaction is received anew.
  */
 import { assign, setup } from 'xstate';
-import type { Hex } from '../chain/bytes.ts';
+import type { Hex } from '../chain/codec/bytes.ts';
 
 /** Why a live transaction left the pool without being included. */
 export type DropReason = 'evicted' | 'expired' | 'invalid' | 'cleared';

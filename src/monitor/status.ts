@@ -4,8 +4,8 @@
  * draw forks. Served as JSON at /status.json; bigints as decimal strings, hashes as hex.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { Block } from '../chain/block.ts';
-import { headerHash } from '../chain/header.ts';
+import type { Block } from '../chain/codec/block.ts';
+import { headerHash } from '../chain/codec/header.ts';
 import { describeProgress } from '../actors/blockSync/progress.ts';
 import type { RpcDeps } from '../rpc/deps.ts';
 

@@ -1,9 +1,9 @@
 /** Resolving block selectors (spec 2.1) against the chain, and against the pending block for `pending`. */
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex } from '@ethereumjs/util';
-import type { Block } from '../chain/block.ts';
+import type { Block } from '../chain/codec/block.ts';
 import type { CallExecutor } from '../chain/calls.ts';
-import type { BlockHeader } from '../chain/header.ts';
+import type { BlockHeader } from '../chain/codec/header.ts';
 import type { ChainView } from '../chain/reader.ts';
 import { NodeError } from '../errors.ts';
 import type { EvmDeps } from './deps.ts';

@@ -3,9 +3,9 @@
  * and toBlock (default `latest`), address (one or many), topics (by position: null for any, an
  * array for alternatives), blockHash (also spelled `blockhash`; eth_getLogs only, never with a range).
  */
-import { hex, type Hex } from '../chain/bytes.ts';
-import { MAX_TOPIC_POSITIONS, type LogCriteria } from '../chain/logFilter.ts';
-import type { BlockBounds } from '../chain/liveLogs.ts';
+import { hex, type Hex } from '../chain/codec/bytes.ts';
+import { MAX_TOPIC_POSITIONS, type LogCriteria } from '../chain/logs/logFilter.ts';
+import type { BlockBounds } from '../chain/logs/liveLogs.ts';
 import { invalidParams } from './errors.ts';
 import { address, blockNumberOrTag, fail, hash32, type BlockSelector, type Param } from './params.ts';
 

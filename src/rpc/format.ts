@@ -1,11 +1,11 @@
 /** Wire shapes of blocks, transactions, receipts and logs (spec 2.4–2.7). */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import { encodeBlock, type Block } from '../chain/block.ts';
-import { hex, quantity, type Hex } from '../chain/bytes.ts';
-import type { StoredReceipt } from '../chain/execution.ts';
-import { headerHash as headerHashOf, mergedMiningBaseHash } from '../chain/header.ts';
-import { blockLogEntries, type LogEntry } from '../chain/logFilter.ts';
+import { encodeBlock, type Block } from '../chain/codec/block.ts';
+import { hex, quantity, type Hex } from '../chain/codec/bytes.ts';
+import type { StoredReceipt } from '../chain/codec/block.ts';
+import { headerHash as headerHashOf, mergedMiningBaseHash } from '../chain/codec/header.ts';
+import { blockLogEntries, type LogEntry } from '../chain/logs/logFilter.ts';
 import { findTaggedHash, parentHeaderHash, reverseBytes } from '../mergedmining/index.ts';
 import { JsonText } from './json.ts';
 
@@ -64,7 +64,7 @@ export function formatBlock(block: Block, totalDifficulty: bigint, fullTxs: bool
     hash: hex(block.hash),
     parentHash: hex(h.parentHash),
     nonce: hex(powHash.subarray(0, 8)),
-    // PREVRANDAO as the EVM saw it executing this block (src/chain/execution.ts): the parent's hash.
+    // PREVRANDAO as the EVM saw it executing this block (src/chain/execution/blockRunner.ts): the parent's hash.
     mixHash: hex(h.parentHash),
     sha3Uncles: hex(h.unclesHash),
     logsBloom: hex(h.logsBloom),
@@ -138,7 +138,7 @@ export function formatLog(log: LogEntry, removed?: boolean) {
   };
 }
 
-/** The JSON text of each log without `removed`, kept while its entry lives (the log caches bound how long: src/chain/logQuery.ts, liveLogs.ts). */
+/** The JSON text of each log without `removed`, kept while its entry lives (the log caches bound how long: src/chain/logs/logQuery.ts, liveLogs.ts). */
 const logTexts = new WeakMap<LogEntry, string>();
 
 /** formatLog as JSON text; a log read again (cached blocks, recent heads) is not written again. */

@@ -8,7 +8,7 @@
 import { bytesToHex } from '@ethereumjs/util';
 import type { NodeEvent } from '../actors/events.ts';
 import type { ActorRef } from '../actors/kernel/index.ts';
-import type { Hex } from '../chain/bytes.ts';
+import type { Hex } from '../chain/codec/bytes.ts';
 
 /** Longest a send waits for its block before answering anyway (a price the next block refuses keeps it pending). */
 export const INCLUSION_WAIT_MS = 2_000;

@@ -2,8 +2,8 @@
  * Parameter parsers: each turns one untrusted JSON value into a typed value or throws -32602 with
  * a message naming the parameter and what was expected.
  */
-import type { Hex } from '../chain/bytes.ts';
-import { fromHex } from '../chain/bytes.ts';
+import type { Hex } from '../chain/codec/bytes.ts';
+import { fromHex } from '../chain/codec/bytes.ts';
 import { invalidParams } from './errors.ts';
 
 export type Param<T> = (raw: unknown, name: string) => T;

@@ -7,11 +7,11 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { ActorRef } from '../actors/kernel/index.ts';
 import type { MinerProtocol } from '../actors/miner/index.ts';
-import { makeBlock, type Block } from '../chain/block.ts';
-import { hex } from '../chain/bytes.ts';
+import { makeBlock, type Block } from '../chain/codec/block.ts';
+import { hex } from '../chain/codec/bytes.ts';
 import { CallExecutor } from '../chain/calls.ts';
-import { stateManagerAt } from '../chain/execution.ts';
-import { blockLogEntries, type LogEntry } from '../chain/logFilter.ts';
+import { stateManagerAt } from '../chain/execution/blockRunner.ts';
+import { blockLogEntries, type LogEntry } from '../chain/logs/logFilter.ts';
 import type { ChainView } from '../chain/reader.ts';
 import type { Template } from '../chain/writer.ts';
 import { formatBlock, formatTx } from './format.ts';

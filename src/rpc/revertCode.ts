@@ -4,8 +4,8 @@
  * <reason>`, the only form viem and other libraries decode (docs/rpc-compatibility.md "Revert errors").
  * `error.data` carries the raw revert data either way.
  */
-import { fromHex } from '../chain/bytes.ts';
-import { revertReason } from '../chain/revertReason.ts';
+import { fromHex } from '../chain/codec/bytes.ts';
+import { revertReason } from '../chain/execution/revertReason.ts';
 import { NodeError } from '../errors.ts';
 import { RpcError, toRpcError } from './errors.ts';
 import type { Methods } from './method.ts';

@@ -5,7 +5,7 @@
  * configuration is off. Switched-off methods answer -32601 "the method m does not exist/is not
  * available", which an unknown method ("method not found") never does.
  */
-import type { NetworkName } from '../chain/networks.ts';
+import type { NetworkName } from '../chain/execution/networks.ts';
 import { unavailable, type Methods } from './method.ts';
 
 /** The modules this node has (or reserves) names for. */

@@ -1,7 +1,7 @@
 /** Transactions the node builds for its accounts (eth_sendTransaction, personal_sendTransaction) and hands to the pool. */
 import { createLegacyTx, type LegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import { hex, type Hex } from '../chain/bytes.ts';
+import { hex, type Hex } from '../chain/codec/bytes.ts';
 import type { RpcDeps } from './deps.ts';
 import { invalidParams } from './errors.ts';
 import type { TxArgs } from './params.ts';

@@ -2,8 +2,8 @@
  * callTracer output (go-ethereum's shape, as the reference node's callTracer writes it): one nested
  * object per frame, `calls` for its children, hex quantities, fields without a value left out.
  */
-import { hex, quantity } from '../chain/bytes.ts';
-import { revertReason } from '../chain/revertReason.ts';
+import { hex, quantity } from '../chain/codec/bytes.ts';
+import { revertReason } from '../chain/execution/revertReason.ts';
 import type { CallFrame, TxCallTrace } from './frames.ts';
 
 export interface CallTracerOptions {

@@ -2,7 +2,7 @@
  * Parity/OpenEthereum-style traces (rpc-methods.md §10): the call tree flattened depth-first, each
  * entry with its `traceAddress` (child indexes from the top call) and `subtraces` (child count).
  */
-import { hex, quantity } from '../chain/bytes.ts';
+import { hex, quantity } from '../chain/codec/bytes.ts';
 import type { CallFrame, TxCallTrace } from './frames.ts';
 
 export interface TracePosition {

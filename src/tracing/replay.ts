@@ -1,6 +1,6 @@
 /**
  * Re-execution of a stored block for tracing. The block's transactions run again on its parent's
- * state, through the same execution setup as import (src/chain/execution.ts), in a scratch
+ * state, through the same execution setup as import (src/chain/execution/blockRunner.ts), in a scratch
  * overlay that is dropped afterwards: tracing never writes chain data. Tracers listen to the EVM's
  * events only while the transactions they trace run.
  */
@@ -8,11 +8,11 @@ import type { EVM, EVMResult, ExecResult, InterpreterStep, Message } from '@ethe
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import { runTx, type RunTxResult } from '@ethereumjs/vm';
-import type { Block } from '../chain/block.ts';
-import { ZERO_HASH } from '../chain/bytes.ts';
-import { createExecutionVM, executionBlock, stateManagerAt } from '../chain/execution.ts';
+import type { Block } from '../chain/codec/block.ts';
+import { ZERO_HASH } from '../chain/codec/bytes.ts';
+import { createExecutionVM, executionBlock, stateManagerAt } from '../chain/execution/blockRunner.ts';
 import type { ChainView } from '../chain/reader.ts';
-import { OverlayTrieDb } from '../chain/trieDb.ts';
+import { OverlayTrieDb } from '../chain/storage/trieDb.ts';
 import { NodeError } from '../errors.ts';
 
 /**

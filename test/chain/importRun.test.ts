@@ -8,12 +8,12 @@ import { bytesToHex, createAddressFromPrivateKey, generateAddress, hexToBytes } 
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeBlock, type Block } from '../../src/chain/block.ts';
-import type { BlockHeader } from '../../src/chain/header.ts';
-import { createChainCommon } from '../../src/chain/execution.ts';
-import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/networks.ts';
+import { makeBlock, type Block } from '../../src/chain/codec/block.ts';
+import type { BlockHeader } from '../../src/chain/codec/header.ts';
+import { createChainCommon } from '../../src/chain/execution/blockRunner.ts';
+import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/execution/networks.ts';
 import { ChainReader } from '../../src/chain/reader.ts';
-import { ChainStore } from '../../src/chain/store.ts';
+import { ChainStore } from '../../src/chain/storage/store.ts';
 import { ChainWriter } from '../../src/chain/writer.ts';
 import { buildMergedMiningSeal } from '../../src/mergedmining/index.ts';
 import { tempDir } from '../helpers/node.ts';

@@ -5,11 +5,11 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Hex } from '../../src/chain/bytes.ts';
-import { fromHex, hex } from '../../src/chain/bytes.ts';
-import { blockLogEntries, matchesLog, type LogCriteria, type LogEntry } from '../../src/chain/logFilter.ts';
-import { blockKey, ensureLogIndex, keyPrefix, TOPIC } from '../../src/chain/logIndex.ts';
-import { queryLogs } from '../../src/chain/logQuery.ts';
+import type { Hex } from '../../src/chain/codec/bytes.ts';
+import { fromHex, hex } from '../../src/chain/codec/bytes.ts';
+import { blockLogEntries, matchesLog, type LogCriteria, type LogEntry } from '../../src/chain/logs/logFilter.ts';
+import { blockKey, ensureLogIndex, keyPrefix, TOPIC } from '../../src/chain/logs/logIndex.ts';
+import { queryLogs } from '../../src/chain/logs/logQuery.ts';
 import { NodeError } from '../../src/errors.ts';
 import { openTestChain, type TestChain } from '../helpers/chain.ts';
 import { mine, PING, PONG, Sender, topic } from '../helpers/logChain.ts';

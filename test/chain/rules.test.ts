@@ -1,8 +1,8 @@
 /** Header rules: difficulty (node-behaviour.md §7), gas limit (§6) and minimum gas price (§5). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NETWORKS } from '../../src/chain/networks.ts';
-import { gasLimitProblem, minimumGasPriceProblem, nextDifficulty, nextGasLimit, nextMinimumGasPrice } from '../../src/chain/rules.ts';
+import { NETWORKS } from '../../src/chain/execution/networks.ts';
+import { gasLimitProblem, minimumGasPriceProblem, nextDifficulty, nextGasLimit, nextMinimumGasPrice } from '../../src/chain/execution/rules.ts';
 
 const Rules = suite('header rules');
 const testnet = NETWORKS.testnet;

@@ -3,7 +3,7 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bytesToHex, MapDB, setLengthLeft } from '@ethereumjs/util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BatchedTrie, BatchedStateManager } from '../../src/chain/stateTrie.ts';
+import { BatchedTrie, BatchedStateManager } from '../../src/chain/storage/stateTrie.ts';
 import { random } from '../helpers/random.ts';
 
 test('batched writes give the same root as one put or del at a time, and every key reads back', async () => {

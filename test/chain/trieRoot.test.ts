@@ -1,8 +1,8 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { orderedTrie } from '../../src/chain/execution.ts';
-import { orderedTrieRoot } from '../../src/chain/trieRoot.ts';
+import { orderedTrie } from '../../src/chain/execution/blockRunner.ts';
+import { orderedTrieRoot } from '../../src/chain/storage/trieRoot.ts';
 import { random } from '../helpers/random.ts';
 
 function values(count: number, seed: number, maxLength: number): Uint8Array[] {

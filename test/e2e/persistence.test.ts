@@ -4,8 +4,8 @@ import { ethers } from 'ethers';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ZERO_HASH } from '../../src/chain/bytes.ts';
-import { executeBlock } from '../../src/chain/execution.ts';
+import { ZERO_HASH } from '../../src/chain/codec/bytes.ts';
+import { executeBlock } from '../../src/chain/execution/blockRunner.ts';
 import { startChildNode, startTestNode, tempDir } from '../helpers/node.ts';
 import { rpc, waitUntil } from '../helpers/rpc.ts';
 

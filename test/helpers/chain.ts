@@ -1,12 +1,12 @@
 /** A standalone chain (reader + writer on a temp LevelDB) and hand-sealed blocks, for tests below the node. */
 import { rmSync } from 'node:fs';
-import { makeBlock, type Block } from '../../src/chain/block.ts';
-import { createChainCommon } from '../../src/chain/execution.ts';
-import { orderedTrieRoot } from '../../src/chain/trieRoot.ts';
-import { EMPTY_UNCLES_HASH, type BlockHeader } from '../../src/chain/header.ts';
-import { NETWORKS } from '../../src/chain/networks.ts';
+import { makeBlock, type Block } from '../../src/chain/codec/block.ts';
+import { createChainCommon } from '../../src/chain/execution/blockRunner.ts';
+import { orderedTrieRoot } from '../../src/chain/storage/trieRoot.ts';
+import { EMPTY_UNCLES_HASH, type BlockHeader } from '../../src/chain/codec/header.ts';
+import { NETWORKS } from '../../src/chain/execution/networks.ts';
 import { ChainReader } from '../../src/chain/reader.ts';
-import { ChainStore } from '../../src/chain/store.ts';
+import { ChainStore } from '../../src/chain/storage/store.ts';
 import { ChainWriter, type Template } from '../../src/chain/writer.ts';
 import { buildMergedMiningSeal } from '../../src/mergedmining/index.ts';
 import { tempDir } from './node.ts';

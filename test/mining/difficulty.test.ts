@@ -1,7 +1,7 @@
 /** On testnet rules difficulty is real: the built-in client solves it and blocks follow §7. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NETWORKS } from '../../src/chain/networks.ts';
+import { NETWORKS } from '../../src/chain/execution/networks.ts';
 import { resolveSwitches } from '../../src/rpc/switches.ts';
 import { startTestNode } from '../helpers/node.ts';
 import { rpc, waitUntil } from '../helpers/rpc.ts';

@@ -3,7 +3,7 @@ import { ethers } from 'ethers';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeBlock, makeBlock } from '../../src/chain/block.ts';
+import { encodeBlock, makeBlock } from '../../src/chain/codec/block.ts';
 import { createP2P, encodeStatus, gossipTopics, STATUS_PROTOCOL, topicScoreParams, type P2P } from '../../src/p2p/index.ts';
 import { startTestnet, type TestnetNode } from '../../testnet/harness.ts';
 import { startTestNode, tempDir } from '../helpers/node.ts';

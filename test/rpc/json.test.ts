@@ -1,7 +1,7 @@
 /** Replies with results already written as JSON text: the bytes are those JSON.stringify gives the same reply. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { LogEntry } from '../../src/chain/logFilter.ts';
+import type { LogEntry } from '../../src/chain/logs/logFilter.ts';
 import { formatLog, logJson } from '../../src/rpc/format.ts';
 import { JsonArrayText, parseJson, replyJson } from '../../src/rpc/json.ts';
 

@@ -10,7 +10,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { quantity } from '../../src/chain/bytes.ts';
+import { quantity } from '../../src/chain/codec/bytes.ts';
 import { openTestChain, type TestChain } from '../helpers/chain.ts';
 import { mine, PONG, Sender, serveChain, type ServedChain } from '../helpers/logChain.ts';
 import { rpc, rpcError } from '../helpers/rpc.ts';

@@ -7,8 +7,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
-import type { Block } from '../../src/chain/block.ts';
-import { hex } from '../../src/chain/bytes.ts';
+import type { Block } from '../../src/chain/codec/block.ts';
+import { hex } from '../../src/chain/codec/bytes.ts';
 import { openTestChain, type TestChain } from '../helpers/chain.ts';
 import { mine, Sender, serveChain, topic, type ServedChain } from '../helpers/logChain.ts';
 import { rpc, rpcError, waitUntil } from '../helpers/rpc.ts';

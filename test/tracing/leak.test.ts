@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fromHex } from '../../src/chain/bytes.ts';
+import { fromHex } from '../../src/chain/codec/bytes.ts';
 import { callFrameTracer } from '../../src/tracing/frames.ts';
 import { BlockReplayer } from '../../src/tracing/replay.ts';
 import { structLogTracer, TraceBudget } from '../../src/tracing/structLogger.ts';

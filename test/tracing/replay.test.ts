@@ -1,7 +1,7 @@
 /** The replayer's admission: two replays run, 32 wait, and the next trace request is refused at once. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Block } from '../../src/chain/block.ts';
+import type { Block } from '../../src/chain/codec/block.ts';
 import type { ChainReader } from '../../src/chain/reader.ts';
 import { NodeError } from '../../src/errors.ts';
 import { BlockReplayer } from '../../src/tracing/replay.ts';

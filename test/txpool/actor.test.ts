@@ -12,9 +12,9 @@ import type { NodeEvent } from '../../src/actors/events.ts';
 import { createEventBus, spawn, type Actor } from '../../src/actors/kernel/index.ts';
 import { txPoolBehavior } from '../../src/actors/txpool/behavior.ts';
 import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions, type TxPoolProtocol } from '../../src/actors/txpool/index.ts';
-import type { Block } from '../../src/chain/block.ts';
-import { createChainCommon } from '../../src/chain/execution.ts';
-import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/networks.ts';
+import type { Block } from '../../src/chain/codec/block.ts';
+import { createChainCommon } from '../../src/chain/execution/blockRunner.ts';
+import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/execution/networks.ts';
 import type { ImportOutcome } from '../../src/chain/writer.ts';
 import { openTestChain, type TestChain } from '../helpers/chain.ts';
 

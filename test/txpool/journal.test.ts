@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TxJournal } from '../../src/actors/txpool/journal.ts';
-import { keccak256 } from '../../src/chain/keccak.ts';
+import { keccak256 } from '../../src/chain/codec/keccak.ts';
 import { startChildNode, startTestNode, tempDir } from '../helpers/node.ts';
 import { rpc, waitUntil } from '../helpers/rpc.ts';
 

@@ -4,9 +4,9 @@ import { hexToBytes } from '@ethereumjs/util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { admissionProblem, DEFAULT_TXPOOL_OPTIONS, REFUSAL_IS_PEER_FAULT, type AdmissionFacts } from '../../src/actors/txpool/rules.ts';
-import { createChainCommon } from '../../src/chain/execution.ts';
-import type { BlockHeader } from '../../src/chain/header.ts';
-import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/networks.ts';
+import { createChainCommon } from '../../src/chain/execution/blockRunner.ts';
+import type { BlockHeader } from '../../src/chain/codec/header.ts';
+import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/execution/networks.ts';
 
 const Rules = suite('txpool admission rules');
 const common = createChainCommon(NETWORKS.regtest);

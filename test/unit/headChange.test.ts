@@ -1,7 +1,7 @@
 /** Head changes of a run of imports published as one (the chain actor's blocks.import). */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Block } from '../../src/chain/block.ts';
+import type { Block } from '../../src/chain/codec/block.ts';
 import type { HeadInfo } from '../../src/chain/reader.ts';
 import { mergeHeadChanges } from '../../src/chain/writer.ts';
 

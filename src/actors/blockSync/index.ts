@@ -4,7 +4,7 @@
  * verifies each one fully (proof, header rules, re-execution). While behind, eth_syncing reports
  * {startingBlock, currentBlock, highestBlock}; afterwards the node follows gossip.
  */
-import { blockFromFields, type Block } from '../../chain/block.ts';
+import { blockFromFields, type Block } from '../../chain/codec/block.ts';
 import type { ChainView } from '../../chain/reader.ts';
 import type { PeerEvent, PeerIdStr, Status } from '../../p2p/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';

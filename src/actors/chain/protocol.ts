@@ -3,7 +3,7 @@
  * only writer of chain data. Readers use the ChainReader (immutable snapshots); the miner asks it
  * to build templates and to import sealed blocks; it publishes chain.* events on the bus.
  */
-import type { Block } from '../../chain/block.ts';
+import type { Block } from '../../chain/codec/block.ts';
 import type { BuildRequest, HeadChange, ImportOutcome, Template } from '../../chain/writer.ts';
 
 /** Where a block came from: mined by this node, or received from a peer (gossip or sync). */

@@ -1,10 +1,10 @@
 /** Filter supervisor rules: one filter machine per id, fed from live events, read and reset by polls. */
 import { createActor, type Actor as MachineActor } from 'xstate';
 import { UNREF_CLOCK, type Clock } from '../../machines/clock.ts';
-import { hex, type Hex } from '../../chain/bytes.ts';
-import type { LiveLogSource } from '../../chain/liveLogs.ts';
-import type { LogEntry } from '../../chain/logFilter.ts';
-import { Lru } from '../../chain/lru.ts';
+import { hex, type Hex } from '../../chain/codec/bytes.ts';
+import type { LiveLogSource } from '../../chain/logs/liveLogs.ts';
+import type { LogEntry } from '../../chain/logs/logFilter.ts';
+import { Lru } from '../../chain/storage/lru.ts';
 import { NodeError } from '../../errors.ts';
 import { bufferedChanges, endReason, filterMachine } from '../../machines/filter.machine.ts';
 import { boundsOf } from '../../rpc/filterParams.ts';

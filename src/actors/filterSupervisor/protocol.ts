@@ -4,8 +4,8 @@
  * RPC layer installs, polls and uninstalls them by asking; it hears of new heads and pending
  * transactions on the bus. A restart loses the filters: their ids then get "filter not found".
  */
-import type { Hex } from '../../chain/bytes.ts';
-import type { LogEntry } from '../../chain/logFilter.ts';
+import type { Hex } from '../../chain/codec/bytes.ts';
+import type { LogEntry } from '../../chain/logs/logFilter.ts';
 import type { FilterChange } from '../../machines/filter.machine.ts';
 import type { LiveLogFilter } from '../../rpc/filterParams.ts';
 import type { LiveEvent } from '../liveEvents.ts';

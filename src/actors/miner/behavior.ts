@@ -5,11 +5,11 @@
  * mnr_submitBitcoinBlock does for an external miner.
  */
 import { bytesToHex, setLengthRight } from '@ethereumjs/util';
-import type { Hex } from '../../chain/bytes.ts';
-import { makeBlock } from '../../chain/block.ts';
-import { headerHash, type BlockHeader } from '../../chain/header.ts';
+import type { Hex } from '../../chain/codec/bytes.ts';
+import { makeBlock } from '../../chain/codec/block.ts';
+import { headerHash, type BlockHeader } from '../../chain/codec/header.ts';
 import type { ChainView } from '../../chain/reader.ts';
-import type { StateEdit } from '../../chain/execution.ts';
+import type { StateEdit } from '../../chain/execution/blockRunner.ts';
 import type { Template } from '../../chain/writer.ts';
 import { NodeError } from '../../errors.ts';
 import {

@@ -4,9 +4,9 @@
  * hash-rate reports, and the built-in mining client. Every solution, from the built-in client or
  * from an external miner through mnr_* or eth_submitWork, goes through the same `submit`.
  */
-import type { Hex } from '../../chain/bytes.ts';
-import type { StateEdit } from '../../chain/execution.ts';
-import type { BlockHeader } from '../../chain/header.ts';
+import type { Hex } from '../../chain/codec/bytes.ts';
+import type { StateEdit } from '../../chain/execution/blockRunner.ts';
+import type { BlockHeader } from '../../chain/codec/header.ts';
 import type { HeadChange, ImportResult, Template } from '../../chain/writer.ts';
 import type { ParentSolution } from '../../mergedmining/index.ts';
 

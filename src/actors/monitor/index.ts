@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Block } from '../../chain/block.ts';
+import type { Block } from '../../chain/codec/block.ts';
 import { logger } from '../../log.ts';
 import type { NodeMetrics } from '../../monitor/metrics.ts';
 import { STATUS_PAGE } from '../../monitor/page.ts';

@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { LiveLogSource } from '../../chain/liveLogs.ts';
+import type { LiveLogSource } from '../../chain/logs/liveLogs.ts';
 import type { ChainView } from '../../chain/reader.ts';
 import { Dispatcher, type CallObserver } from '../../rpc/dispatch.ts';
 import type { Methods } from '../../rpc/method.ts';

@@ -2,7 +2,7 @@
  * The pool's index of live (pending or queued) transactions: by hash and by sender and nonce.
  * It holds no rules; the pool behavior decides what enters and leaves.
  */
-import type { Hex } from '../../chain/bytes.ts';
+import type { Hex } from '../../chain/codec/bytes.ts';
 import { maxCostOf } from './rules.ts';
 import type { PoolTx } from './protocol.ts';
 

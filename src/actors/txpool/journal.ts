@@ -10,7 +10,7 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 
-import { keccak256 } from '../../chain/keccak.ts';
+import { keccak256 } from '../../chain/codec/keccak.ts';
 import { logger } from '../../log.ts';
 
 const log = logger('txpool');

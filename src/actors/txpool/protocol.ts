@@ -7,7 +7,7 @@
  * chain included, retracted or rewound. It publishes pool.txAdded and pool.txRemoved on the bus.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { Hex } from '../../chain/bytes.ts';
+import type { Hex } from '../../chain/codec/bytes.ts';
 import type { HeadChange } from '../../chain/writer.ts';
 
 export interface PoolTx {

@@ -5,9 +5,9 @@
  * signature, transaction type, EIP-3860 init code size) was checked before, by decodeTx.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { BlockHeader } from '../../chain/header.ts';
-import { nextMinimumGasPrice } from '../../chain/rules.ts';
-import { txBytes } from '../../chain/txEncoding.ts';
+import type { BlockHeader } from '../../chain/codec/header.ts';
+import { nextMinimumGasPrice } from '../../chain/execution/rules.ts';
+import { txBytes } from '../../chain/codec/txEncoding.ts';
 import { NodeError } from '../../errors.ts';
 
 export interface TxPoolOptions {

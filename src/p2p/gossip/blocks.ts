@@ -4,7 +4,7 @@
  * imported → accept (relay); known or orphan → ignore (not relayed, not the sender's fault);
  * invalid → reject (the sender is penalised by gossipsub's score and our peer manager).
  */
-import { decodeBlock, type Block } from '../../chain/block.ts';
+import { decodeBlock, type Block } from '../../chain/codec/block.ts';
 import type { ChainView } from '../../chain/reader.ts';
 import type { ImportOutcome, ImportResult } from '../../chain/writer.ts';
 import type { PeerEvent } from '../peerEvents.ts';

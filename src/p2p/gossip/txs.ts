@@ -7,7 +7,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Common } from '@ethereumjs/common';
-import { decodeTx, TxDecodeError } from '../../chain/execution.ts';
+import { decodeTx, TxDecodeError } from '../../chain/execution/blockRunner.ts';
 import type { PeerEvent } from '../peerEvents.ts';
 import type { GossipVerdict, PeerIdStr } from '../types.ts';
 

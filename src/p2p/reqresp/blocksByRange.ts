@@ -1,8 +1,8 @@
 /** Canonical blocks by number, for block sync: [start, count] in, the blocks this node has from start on out. */
 import { RLP } from '@ethereumjs/rlp';
 import { concatBytes } from '@ethereumjs/util';
-import { rlpListPrefix } from '../../chain/block.ts';
-import { toBig, uintBytes } from '../../chain/bytes.ts';
+import { rlpListPrefix } from '../../chain/codec/block.ts';
+import { toBig, uintBytes } from '../../chain/codec/bytes.ts';
 import type { ChainView } from '../../chain/reader.ts';
 import { fitResponse, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES } from '../limits.ts';
 import type { P2P, PeerIdStr } from '../types.ts';
@@ -21,11 +21,11 @@ export function decodeRangeRequest(raw: Uint8Array): { start: bigint; count: num
   return { start: toBig(f[0]!), count };
 }
 
-/** A list of encoded blocks (each the RLP of src/chain/block.ts encodeBlock), framed as one RLP list without re-encoding them. */
+/** A list of encoded blocks (each the RLP of src/chain/codec/block.ts encodeBlock), framed as one RLP list without re-encoding them. */
 export const encodeBlockList = (blocks: Uint8Array[]): Uint8Array =>
   concatBytes(rlpListPrefix(blocks.reduce((n, b) => n + b.length, 0)), ...blocks);
 
-/** The blocks of a block list, each as its decoded RLP (src/chain/block.ts blockFromFields takes it from there). */
+/** The blocks of a block list, each as its decoded RLP (src/chain/codec/block.ts blockFromFields takes it from there). */
 export function decodeBlockList(raw: Uint8Array): unknown[] {
   const list = RLP.decode(raw) as unknown;
   if (!Array.isArray(list)) throw new Error('malformed block list');

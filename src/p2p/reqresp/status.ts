@@ -3,7 +3,7 @@
  * total difficulty. A peer of another chain is refused; a heavier one is a sync target.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { toBig, uintBytes } from '../../chain/bytes.ts';
+import { toBig, uintBytes } from '../../chain/codec/bytes.ts';
 import { MAX_REQUEST_BYTES } from '../limits.ts';
 import type { P2P, PeerIdStr } from '../types.ts';
 

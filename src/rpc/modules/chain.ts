@@ -3,11 +3,11 @@
  * block's receiptsRoot.
  */
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
-import type { BlockHeader } from '../../chain/header.ts';
-import { encodeHashingHeader } from '../../chain/header.ts';
-import { hex } from '../../chain/bytes.ts';
-import { consensusReceipt } from '../../chain/execution.ts';
-import { receiptProof } from '../../chain/receiptProof.ts';
+import type { BlockHeader } from '../../chain/codec/header.ts';
+import { encodeHashingHeader } from '../../chain/codec/header.ts';
+import { hex } from '../../chain/codec/bytes.ts';
+import { consensusReceipt } from '../../chain/execution/blockRunner.ts';
+import { receiptProof } from '../../chain/execution/receiptProof.ts';
 import { NodeError } from '../../errors.ts';
 import { findBlock } from '../blocks.ts';
 import type { RpcDeps } from '../deps.ts';

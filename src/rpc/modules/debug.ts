@@ -2,8 +2,8 @@
  * debug_* (README, "Tracing"): transaction and block traces by re-execution, traces of calls, with
  * the default struct-log tracer or the callTracer, and the p2p queue size.
  */
-import type { Block } from '../../chain/block.ts';
-import { hex, quantity } from '../../chain/bytes.ts';
+import type { Block } from '../../chain/codec/block.ts';
+import { hex, quantity } from '../../chain/codec/bytes.ts';
 import { formatCallTrace } from '../../tracing/callTracer.ts';
 import { callFrameTracer } from '../../tracing/frames.ts';
 import type { TxTracer } from '../../tracing/replay.ts';

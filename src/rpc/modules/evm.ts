@@ -5,8 +5,8 @@
  * Served on a regtest node outside hosted mode only.
  */
 import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
-import { quantity } from '../../chain/bytes.ts';
-import type { StateEdit } from '../../chain/execution.ts';
+import { quantity } from '../../chain/codec/bytes.ts';
+import type { StateEdit } from '../../chain/execution/blockRunner.ts';
 import type { RpcDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
 import { method, unavailable, type Methods } from '../method.ts';

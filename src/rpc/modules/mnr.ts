@@ -2,7 +2,7 @@
  * mnr_*: merged-mining work and submissions (merged-mining.md §7). Hex parameters are plain hex
  * (a `0x` prefix is tolerated); undecodable submissions are -32602, refused solutions -33000.
  */
-import { quantity, type Hex } from '../../chain/bytes.ts';
+import { quantity, type Hex } from '../../chain/codec/bytes.ts';
 import type { SubmitResult } from '../../actors/miner/index.ts';
 import { solutionFromParentBlock, solutionFromPartialMerkle, solutionFromTransactions, type ParentSolution } from '../../mergedmining/index.ts';
 import { NodeError } from '../../errors.ts';

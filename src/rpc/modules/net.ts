@@ -1,4 +1,4 @@
-import { quantity } from '../../chain/bytes.ts';
+import { quantity } from '../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../deps.ts';
 import { method } from '../method.ts';
 

@@ -3,7 +3,7 @@
  * passphrases, unknown accounts and malformed keys are -32602 with the reason, and change nothing.
  */
 import type { Wallet } from '../../accounts/wallet.ts';
-import { fromHex, hex } from '../../chain/bytes.ts';
+import { fromHex, hex } from '../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
 import { method } from '../method.ts';

@@ -2,8 +2,8 @@
  * trace_* (rpc-methods.md §10): parity-style traces of a transaction, a block, or a filtered block
  * range, by re-execution.
  */
-import type { Block } from '../../chain/block.ts';
-import { hex } from '../../chain/bytes.ts';
+import type { Block } from '../../chain/codec/block.ts';
+import { hex } from '../../chain/codec/bytes.ts';
 import { callFrameTracer } from '../../tracing/frames.ts';
 import { parityTraces, type ParityTrace } from '../../tracing/parity.ts';
 import { findBlock, tagHeight } from '../blocks.ts';

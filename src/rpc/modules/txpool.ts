@@ -3,7 +3,7 @@
  * the reference's value formats: gas price and value as Java signed bytes, a creation's `to` as 0x00.
  */
 import type { PoolTx } from '../../actors/txpool/index.ts';
-import { hex, quantity, signedBytes } from '../../chain/bytes.ts';
+import { hex, quantity, signedBytes } from '../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../deps.ts';
 import { ZERO32 } from '../format.ts';
 import { method } from '../method.ts';

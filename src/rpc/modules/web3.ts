@@ -1,4 +1,4 @@
-import { hex, keccak256 } from '../../chain/bytes.ts';
+import { hex, keccak256 } from '../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../deps.ts';
 import { method } from '../method.ts';
 import { data } from '../params.ts';

@@ -1,5 +1,5 @@
 /** Messages between the RPC worker pool (main thread) and its workers (docs/rpc-workers.md, "Workers"). */
-import type { NetworkName } from '../../chain/networks.ts';
+import type { NetworkName } from '../../chain/execution/networks.ts';
 
 /** What a worker starts with (its workerData). */
 export interface WorkerInit {

@@ -6,10 +6,10 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CallExecutor } from '../../chain/calls.ts';
-import { createChainCommon } from '../../chain/execution.ts';
-import { NETWORKS } from '../../chain/networks.ts';
+import { createChainCommon } from '../../chain/execution/blockRunner.ts';
+import { NETWORKS } from '../../chain/execution/networks.ts';
 import { ChainReader } from '../../chain/reader.ts';
-import { ChainStore } from '../../chain/store.ts';
+import { ChainStore } from '../../chain/storage/store.ts';
 import { BlockReplayer } from '../../tracing/replay.ts';
 import { METHOD_NOT_FOUND, RpcError, toRpcError } from '../errors.ts';
 import { workerMethods } from './methods.ts';

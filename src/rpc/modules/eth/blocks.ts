@@ -1,6 +1,6 @@
 /** eth_* block, transaction and receipt lookups (spec 4.3 'Blocks and transactions'): null when not found. */
-import { hex, quantity, ZERO_HASH } from '../../../chain/bytes.ts';
-import type { Block } from '../../../chain/block.ts';
+import { hex, quantity, ZERO_HASH } from '../../../chain/codec/bytes.ts';
+import type { Block } from '../../../chain/codec/block.ts';
 import { findBlock, isPending } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { blockText, formatBlock, formatReceipt, formatTx, formatUncle, rememberBlockText } from '../../format.ts';

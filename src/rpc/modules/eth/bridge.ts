@@ -4,7 +4,7 @@
  * chain's height is unknown (an 80-byte parent-chain header does not carry it): the height is
  * reported as 0. What the node does see is the parent-chain header merge-mined into its head block.
  */
-import { hex, quantity } from '../../../chain/bytes.ts';
+import { hex, quantity } from '../../../chain/codec/bytes.ts';
 import { PARENT_HEADER_BYTES, parentHeaderHash, parseParentHeader, reverseBytes } from '../../../mergedmining/index.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';

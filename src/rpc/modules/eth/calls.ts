@@ -1,10 +1,10 @@
 /** eth_call, eth_estimateGas, eth_sendRawTransaction (spec 4.3 'Calls and transactions'); the signing ones are in wallet.ts. */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { fromHex, hex } from '../../../chain/bytes.ts';
+import { fromHex, hex } from '../../../chain/codec/bytes.ts';
 import type { CallResult, TouchedState } from '../../../chain/calls.ts';
-import { decodeTx, TxDecodeError } from '../../../chain/execution.ts';
-import { revertReason } from '../../../chain/revertReason.ts';
-import { nextGasLimit } from '../../../chain/rules.ts';
+import { decodeTx, TxDecodeError } from '../../../chain/execution/blockRunner.ts';
+import { revertReason } from '../../../chain/execution/revertReason.ts';
+import { nextGasLimit } from '../../../chain/execution/rules.ts';
 import { NodeError, txRejected } from '../../../errors.ts';
 import { callView } from '../../blocks.ts';
 import type { EvmDeps, RpcDeps } from '../../deps.ts';
@@ -70,7 +70,7 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
 
     /**
      * The smallest gas limit with which the call succeeds, by binary search; at most the call's gas
-     * or else the pending block's gas limit (docs/rpc-conformance.md, "Error codes"), which follows from the head's (chain/rules.ts).
+     * or else the pending block's gas limit (docs/rpc-conformance.md, "Error codes"), which follows from the head's (chain/execution/rules.ts).
      */
     eth_estimateGas: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
       const { header, calls } = await callView(deps, sel);

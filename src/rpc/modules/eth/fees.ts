@@ -3,8 +3,8 @@
  * which moves 1 % per block toward the miner's target (docs/rpc-compatibility.md "Gas price").
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { quantity } from '../../../chain/bytes.ts';
-import { nextMinimumGasPrice } from '../../../chain/rules.ts';
+import { quantity } from '../../../chain/codec/bytes.ts';
+import { nextMinimumGasPrice } from '../../../chain/execution/rules.ts';
 import { findBlock } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';

@@ -3,7 +3,7 @@
  * supervisor owns them; an unknown, expired, uninstalled or dropped id is -32000 "filter not found"
  * with the reason, never an empty answer.
  */
-import { quantity as toQuantity, type Hex } from '../../../chain/bytes.ts';
+import { quantity as toQuantity, type Hex } from '../../../chain/codec/bytes.ts';
 import type { FilterChange } from '../../../actors/filterSupervisor/index.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { invalidParams } from '../../errors.ts';

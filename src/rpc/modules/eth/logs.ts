@@ -1,6 +1,6 @@
 /** eth_getLogs (spec 4.3 'Logs and filters', limits of part 8). */
-import { quantity } from '../../../chain/bytes.ts';
-import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from '../../../chain/logFilter.ts';
+import { quantity } from '../../../chain/codec/bytes.ts';
+import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from '../../../chain/logs/logFilter.ts';
 import type { ChainView } from '../../../chain/reader.ts';
 import type { PendingBlock } from '../../pending.ts';
 import { tagHeight } from '../../blocks.ts';

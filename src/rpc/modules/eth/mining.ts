@@ -4,7 +4,7 @@
  * midstate of the header's first 64 bytes, its last 12 bytes before the nonce, and the target;
  * eth_submitWork's nonce completes the header (see README, "Mining").
  */
-import { hex, quantity, toBig } from '../../../chain/bytes.ts';
+import { hex, quantity, toBig } from '../../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';
 import { bytesOfLength, hash32, quantity as quantityParam, type Param } from '../../params.ts';

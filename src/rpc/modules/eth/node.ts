@@ -1,5 +1,5 @@
 /** eth_* methods about the node itself (spec 4.3 'Node and network'). */
-import { hex, quantity } from '../../../chain/bytes.ts';
+import { hex, quantity } from '../../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';
 

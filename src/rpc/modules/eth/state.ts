@@ -1,7 +1,7 @@
 /** eth_* state reads at any block (spec 4.3 'Accounts and state'). */
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import { Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import { hex, quantity, uintBytes } from '../../../chain/bytes.ts';
+import { hex, quantity, uintBytes } from '../../../chain/codec/bytes.ts';
 import { isPending, stateView } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';

@@ -1,6 +1,6 @@
 /** eth_sign and eth_sendTransaction: signed by the node's unlocked accounts (spec 4.3, 5.3; rpc-methods.md §4.2). */
 import type { Wallet } from '../../../accounts/wallet.ts';
-import { hex } from '../../../chain/bytes.ts';
+import { hex } from '../../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';
 import { address, data, txArgs } from '../../params.ts';

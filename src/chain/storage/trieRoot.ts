@@ -5,7 +5,7 @@
  * item) costs several times more, and blocks are imported and built by the thousand in a sync.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { keccak256 } from './bytes.ts';
+import { keccak256 } from '../codec/bytes.ts';
 import { buildNode, EMPTY, reference, toNibbles } from './trieNodes.ts';
 
 /** The root of the trie mapping RLP(i) to values[i]. */

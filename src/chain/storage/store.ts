@@ -9,12 +9,12 @@
  *   canon     number (8-byte BE) → canonical block hash
  *   txloc     transaction hash → RLP [block hash, index]
  *   trie      trie node key (hex) → node bytes (state and storage tries, code)
- *   logs      the log index of canonical blocks (layout in src/chain/logIndex.ts)
+ *   logs      the log index of canonical blocks (layout in src/chain/logs/logIndex.ts)
  *   meta      'head' → head block hash
  */
 import { Level } from 'level';
 import type { AbstractSublevel } from 'abstract-level';
-import { be64 } from './bytes.ts';
+import { be64 } from '../codec/bytes.ts';
 
 type Bytes = Uint8Array;
 type ParentKey = string | Bytes | Buffer;

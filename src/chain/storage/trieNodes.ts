@@ -3,7 +3,7 @@
  * one-pass ordered-trie roots (trieRoot.ts) and the batched state-trie updates (stateTrie.ts).
  */
 import { RLP } from '@ethereumjs/rlp';
-import { keccak256 } from './bytes.ts';
+import { keccak256 } from '../codec/bytes.ts';
 
 /** A node: 17 items (branch: 16 children, then a value) or 2 (leaf or extension: compact path, then value or child). */
 export type RawNode = RawItem[];

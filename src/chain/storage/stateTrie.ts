@@ -11,7 +11,7 @@ import { MerklePatriciaTrie, type MPTOpts } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, bytesToHex, bytesToUnprefixedHex, concatBytes, equalsBytes, type Account } from '@ethereumjs/util';
-import { keccak256 } from './bytes.ts';
+import { keccak256 } from '../codec/bytes.ts';
 import { Lru } from './lru.ts';
 import {
   buildNode, byFirstNibble, emptyBranch, EMPTY, extensionNode, fromCompact, leafNode, reference, toNibbles, type KeyPath, type RawItem, type RawNode,

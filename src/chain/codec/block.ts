@@ -4,9 +4,21 @@ import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { concatBytes } from '@ethereumjs/util';
 import { EMPTY, toBig, uintBytes } from './bytes.ts';
-import type { StoredLog, StoredReceipt } from './execution.ts';
 import { decodeHeaderFields, fullFields, headerHash, type BlockHeader } from './header.ts';
 import { txBytes, txFromBytes } from './txEncoding.ts';
+
+/** A log as stored: [address, topics, data]. */
+export type StoredLog = [Uint8Array, Uint8Array[], Uint8Array];
+
+export interface StoredReceipt {
+  readonly status: 0 | 1;
+  readonly cumulativeGasUsed: bigint;
+  readonly gasUsed: bigint;
+  readonly logs: readonly StoredLog[];
+  readonly bloom: Uint8Array;
+  readonly contractAddress?: Uint8Array;
+  readonly txType: number;
+}
 
 export interface Block {
   readonly header: BlockHeader;

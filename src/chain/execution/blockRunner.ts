@@ -13,25 +13,13 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, equalsBytes, ValueEncoding, type DB } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import secp256k1 from 'secp256k1';
-import { keccak256, uintBytes } from './bytes.ts';
+import { keccak256, uintBytes } from '../codec/bytes.ts';
 import type { Network } from './networks.ts';
-import { BatchedTrie, BatchedStateManager } from './stateTrie.ts';
-import { OverlayTrieDb } from './trieDb.ts';
-import { orderedTrieRoot } from './trieRoot.ts';
-import { txBytes, txFromBytes } from './txEncoding.ts';
-
-/** A log as stored: [address, topics, data]. */
-export type StoredLog = [Uint8Array, Uint8Array[], Uint8Array];
-
-export interface StoredReceipt {
-  readonly status: 0 | 1;
-  readonly cumulativeGasUsed: bigint;
-  readonly gasUsed: bigint;
-  readonly logs: readonly StoredLog[];
-  readonly bloom: Uint8Array;
-  readonly contractAddress?: Uint8Array;
-  readonly txType: number;
-}
+import { BatchedTrie, BatchedStateManager } from '../storage/stateTrie.ts';
+import { OverlayTrieDb } from '../storage/trieDb.ts';
+import { orderedTrieRoot } from '../storage/trieRoot.ts';
+import { txBytes, txFromBytes } from '../codec/txEncoding.ts';
+import type { StoredLog, StoredReceipt } from '../codec/block.ts';
 
 /** Transaction types this chain accepts. */
 export const SUPPORTED_TX_TYPES = new Set([0, 1]);

@@ -5,7 +5,8 @@
  */
 import { createMerkleProof } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { consensusReceipt, orderedTrie, type StoredReceipt } from './execution.ts';
+import { consensusReceipt, orderedTrie } from './blockRunner.ts';
+import type { StoredReceipt } from '../codec/block.ts';
 
 export async function receiptProof(receipts: readonly StoredReceipt[], index: number): Promise<Uint8Array[]> {
   const trie = await orderedTrie(receipts.map(consensusReceipt));

@@ -3,7 +3,7 @@
  * the regtest development accounts (private key = keccak256 of the seed `cow`, `cow1`, …).
  */
 import { bytesToHex, privateToAddress } from '@ethereumjs/util';
-import { fromHex } from './bytes.ts';
+import { fromHex } from '../codec/bytes.ts';
 
 export type NetworkName = 'regtest' | 'testnet' | 'mainnet';
 

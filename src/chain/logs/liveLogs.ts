@@ -6,10 +6,14 @@
  * block's logs are read and decoded once for both.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { Block } from './block.ts';
+import type { Block, StoredReceipt } from '../codec/block.ts';
 import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from './logFilter.ts';
-import { Lru } from './lru.ts';
-import type { ChainView } from './reader.ts';
+import { Lru } from '../storage/lru.ts';
+
+/** Where the receipts of a block come from (the chain view). */
+export interface ReceiptSource {
+  getReceipts(blockHash: Uint8Array): Promise<readonly StoredReceipt[] | undefined>;
+}
 
 export interface LiveLog {
   readonly log: LogEntry;
@@ -32,7 +36,7 @@ export class LiveLogSource {
    */
   readonly #recent = new Lru<string, Promise<LogEntry[]>>(RECENT_BLOCKS);
 
-  constructor(private readonly reader: ChainView) {}
+  constructor(private readonly reader: ReceiptSource) {}
 
   /** A block's logs; concurrent askers (filters and subscriptions of the same head change) share one read. */
   #logsOf(block: Block): Promise<LogEntry[]> {

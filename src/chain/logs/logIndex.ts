@@ -15,14 +15,14 @@
  * Numbers are big-endian, so keys sort in chain order and a block range is one key range. Logs are
  * kept as on the wire (lowercase hex), so answering converts nothing. One record per block keeps a
  * scan of a range short; an address or topic has one key per block, and its log indexes make
- * intersections exact. src/chain/logQuery.ts reads it.
+ * intersections exact. src/chain/logs/logQuery.ts reads it.
  */
 import { concatBytes } from '@ethereumjs/util';
-import type { Block } from './block.ts';
-import { be64, fromHex, hex, toBig, uintBytes, type Hex } from './bytes.ts';
-import type { StoredReceipt } from './execution.ts';
+import type { Block } from '../codec/block.ts';
+import { be64, fromHex, hex, toBig, uintBytes, type Hex } from '../codec/bytes.ts';
+import type { StoredReceipt } from '../codec/block.ts';
 import { blockLogEntries, type LogEntry } from './logFilter.ts';
-import type { BatchOp, BytesSublevel, ChainStore } from './store.ts';
+import type { BatchOp, BytesSublevel, ChainStore } from '../storage/store.ts';
 
 const RECORD = 0x00;
 export const ADDRESS = 0x01;

@@ -1,5 +1,5 @@
 /**
- * Log queries over a range of canonical blocks, answered from the log index (src/chain/logIndex.ts)
+ * Log queries over a range of canonical blocks, answered from the log index (src/chain/logs/logIndex.ts)
  * with the limits of spec part 8: a range of at most 2,000 blocks is answered whatever the number of
  * logs; a longer range only while it returns at most 10,000 logs, and otherwise the error names a
  * range that fits, so a client can split its query.
@@ -11,18 +11,18 @@
  * dimension lacks), and only the blocks holding a match are read.
  *
  * The logs of recently read blocks are kept (up to CACHED_LOGS logs), by block number and the index
- * generation they were read in (src/chain/logIndex.ts: it moves on every reorg), so a query of
+ * generation they were read in (src/chain/logs/logIndex.ts: it moves on every reorg), so a query of
  * recent blocks reads only index keys. So are the keys an address or topic was last read through
  * (up to CACHED_ENTRIES), from the query's first block through the last block holding one: a block
  * holding an entry is canonical, so are the blocks before it, and until the generation moves none of
  * them changes. A later query starting within that span reads the index only after it.
  */
 import type { AbstractKeyIterator, AbstractValueIterator } from 'abstract-level';
-import { NodeError } from '../errors.ts';
-import { fromHex, quantity } from './bytes.ts';
+import { NodeError } from '../../errors.ts';
+import { fromHex, quantity } from '../codec/bytes.ts';
 import { ADDRESS, blockKey, indexGeneration, keyPrefix, recordKey, recordLogs, TOPIC } from './logIndex.ts';
 import { matchesLog, type LogCriteria, type LogEntry } from './logFilter.ts';
-import type { ChainStore } from './store.ts';
+import type { ChainStore } from '../storage/store.ts';
 
 export interface LogLimits {
   /** A range of at most this many blocks is answered with any number of logs. */

@@ -4,9 +4,9 @@
  * log topics beyond the filter's length always match. Also the bloom pre-check of a block.
  */
 import { Bloom } from '@ethereumjs/vm';
-import type { Block } from './block.ts';
-import { fromHex, hex, type Hex } from './bytes.ts';
-import type { StoredReceipt } from './execution.ts';
+import type { Block } from '../codec/block.ts';
+import { fromHex, hex, type Hex } from '../codec/bytes.ts';
+import type { StoredReceipt } from '../codec/block.ts';
 
 /** The most topics a log has (LOG0…LOG4), hence the most positions a filter may constrain. */
 export const MAX_TOPIC_POSITIONS = 4;
