@@ -4,6 +4,7 @@
  * The built-in client mines a parent block and submits it through `submit`, exactly as
  * mnr_submitBitcoinBlock does for an external miner.
  */
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex, setLengthRight } from '@ethereumjs/util';
 import type { Hex } from '../../chain/codec/bytes.ts';
 import { makeBlock } from '../../chain/codec/block.ts';
@@ -89,10 +90,11 @@ export function minerBehavior(
 ): Behavior<MinerProtocol, MinerState> {
   const { reader, chain, txpool } = deps;
 
-  /** A template on the head: the pool's executable transactions, or development edits alone. */
-  async function build(s: MinerState, stateEdits?: readonly StateEdit[]): Promise<Template> {
-    const head = reader.head();
-    const txs = stateEdits ? [] : await txpool.ask('pool.executable', { maxGas: head.header.gasLimit });
+  const poolExecutable = () => txpool.ask('pool.executable', { maxGas: reader.head().header.gasLimit });
+
+  /** A template on the head: the pool's executable transactions (or `executable`, already asked for), or development edits alone. */
+  async function build(s: MinerState, stateEdits?: readonly StateEdit[], executable?: readonly TypedTransaction[]): Promise<Template> {
+    const txs = stateEdits ? [] : executable ?? await poolExecutable();
     const template = await chain.ask('block.build', {
       coinbase: opts.coinbase, txs, stateEdits, timestamp: s.nextTimestamp ?? nowSec() + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
       uncleCandidates: [...s.siblings.values()].reverse(),
@@ -231,7 +233,10 @@ export function minerBehavior(
         case 'mine.auto': {
           s.autoScheduled = false;
           if (s.mode !== 'auto') break; // stopped since it was scheduled
-          const template = await build(s);
+          // Every head change schedules this: with nothing executable, no block is built (the pending block is built when asked).
+          const txs = await poolExecutable();
+          if (txs.length === 0) break;
+          const template = await build(s, undefined, txs);
           if (template.txs.length > 0) await mineTemplate(s, template);
           break;
         }
