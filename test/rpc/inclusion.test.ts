@@ -53,13 +53,15 @@ Inclusion('a send behind a nonce gap is answered without a receipt, and mined on
 
 Inclusion('with mining stopped a send is answered at once and waits in the pool', async () => {
   await call('evm_setAutomine', [false]);
+  let hash: string | undefined;
   try {
-    const hash = await call<string>('eth_sendRawTransaction', [await signed(await nonceNow())]);
+    hash = await call<string>('eth_sendRawTransaction', [await signed(await nonceNow())]);
     assert.is(await call('eth_getTransactionReceipt', [hash]), null);
     assert.equal((await call('eth_getBlockByNumber', ['pending', false])).transactions, [hash]);
   } finally {
     await call('evm_setAutomine', [true]);
   }
+  await waitUntil(() => call('eth_getTransactionReceipt', [hash]), { what: 'the waiting transaction mined once automine is back' });
 });
 
 Inclusion.run();
