@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/logs.ts` (or `npm run bench:logs`): log queries and filters (issue 4, part 7)
+ * `npx tsx bench/logs.ts` (or `npm run bench:logs`): log queries and filters
  * against Anvil and Hardhat 3, the same chain of logs on each, one node at a time. A measurement,
  * not a test: it exits 0 when a target is missed, non-zero only when a node cannot be set up.
  *

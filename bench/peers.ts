@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { USAGE } from '../src/config.ts';
+import { USAGE } from '../src/config/index.ts';
 import { nodeProcessArgs } from '../testnet/launch.ts';
 import { privateToAddress, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { rpc } from './load.ts';

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/txpool.ts` (or `npm run bench:txpool`): the transaction pool under load, issue 6
+ * `npx tsx bench/txpool.ts` (or `npm run bench:txpool`): the transaction pool under load
  * part 7. A measurement, not a test: it prints figures and exits 0.
  *
  *   1. Pool admission: 10,000 signed transfers from 100 senders (100 nonces each) through the pool

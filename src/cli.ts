@@ -1,6 +1,6 @@
 /** `npm start` (through src/main.ts): runs a node until Ctrl-C (SIGINT) or SIGTERM, then stops it cleanly. */
 import { bytesToHex } from '@ethereumjs/util';
-import { ConfigError, ConfigExit, parseConfig, type NodeConfig } from './config.ts';
+import { ConfigError, ConfigExit, parseConfig, type NodeConfig } from './config/index.ts';
 import { NETWORKS } from './chain/execution/networks.ts';
 import { configureLogging, logger, logsDebug } from './log.ts';
 import { startNode, type RunningNode } from './node.ts';

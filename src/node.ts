@@ -1,43 +1,46 @@
 /**
- * Composition root: spawns the actors in dependency order (chain → txpool → miner → block sync →
- * peer manager → RPC listener) and stops them in reverse. Used by main.ts and by tests (in-process nodes).
+ * Composition root: spawns every actor in dependency order (chain → txpool → miner → block sync →
+ * peer manager → filter supervisor → RPC listener → monitor), wires the events of the bus to them
+ * from one routing table (`routes`), and stops them in reverse. Used by main.ts and by tests
+ * (in-process nodes). docs/architecture.md draws the same picture.
  */
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { join } from 'node:path';
 import { LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.ts';
 import { Wallet } from './accounts/wallet.ts';
 import { spawnChain, type ChainProtocol } from './actors/chain/index.ts';
-import { DEFAULT_FILTER_OPTIONS, spawnFilterSupervisor } from './actors/filterSupervisor/index.ts';
+import { DEFAULT_FILTER_OPTIONS, spawnFilterSupervisor, type FilterSupervisorProtocol } from './actors/filterSupervisor/index.ts';
 import { toLiveEvent } from './actors/liveEvents.ts';
 import type { NodeEvent } from './actors/events.ts';
-import { createEventBus, type Actor, type ActorRef, type EventBus, type Protocol } from './actors/kernel/index.ts';
+import { attach, createEventBus, type Actor, type ActorRef, type EventBus, type Protocol, type RoutingTable } from './actors/kernel/index.ts';
 import { spawnBlockSync, type BlockSyncProtocol } from './actors/blockSync/index.ts';
-import { ourStatus, spawnPeerManager, type PeerManagerProtocol } from './actors/peerManager/index.ts';
-import { spawnMiner } from './actors/miner/index.ts';
-import { spawnRpcListener } from './actors/rpcListener/index.ts';
+import { DEFAULT_PEER_MANAGER_OPTIONS, ourStatus, spawnPeerManager, type PeerManagerProtocol } from './actors/peerManager/index.ts';
+import { spawnMiner, type MinerProtocol } from './actors/miner/index.ts';
+import { spawnRpcListener, type RpcListenerProtocol } from './rpc/listener/index.ts';
 import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool, TxRefusedError, type TxPoolProtocol } from './actors/txpool/index.ts';
 import { encodeBlock } from './chain/codec/block.ts';
 import { txBytes } from './chain/codec/txEncoding.ts';
 import {
   createP2P, gossipTopics, MAX_GOSSIP_BYTES, offerServices, parsePeerAddress, requestBlocksByRange, REQUEST_TIMEOUT_MS, takePooledTxs,
-  topicScoreParams, type P2P, type PeerEvent, type PeerIdStr,
+  topicScoreParams, type P2P, type PeerEvent, type PeerIdStr, type Topics,
 } from './p2p/index.ts';
 import { createChainCommon } from './chain/execution/blockRunner.ts';
 import { LiveLogSource } from './chain/logs/liveLogs.ts';
 import { NETWORKS } from './chain/execution/networks.ts';
 import { ChainReader, type ChainView } from './chain/reader.ts';
 import { ChainStore } from './chain/storage/store.ts';
-import type { NodeConfig } from './config.ts';
+import type { NodeConfig } from './config/index.ts';
 import { HostedGate } from './rpc/hosted.ts';
 import { withHostedRequirements } from './rpc/hostedParams.ts';
 import { devControlsOff } from './rpc/modules/evm.ts';
 import { buildMethods } from './rpc/modules/index.ts';
 import { InclusionWaits, inclusionEvent } from './rpc/inclusion.ts';
-import { PendingBlocks } from './rpc/pending.ts';
+import { PendingBlockSource } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { BlockReplayer } from './tracing/replay.ts';
-import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER, RpcWorkerPool } from './rpc/workers/pool.ts';
-import { spawnMonitor } from './actors/monitor/index.ts';
+import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER } from './rpc/workers/options.ts';
+import { RpcWorkerPool } from './rpc/workers/pool.ts';
+import { spawnMonitor, type MonitorProtocol } from './monitor/index.ts';
 import { NodeMetrics } from './monitor/metrics.ts';
 import { logger, logsDebug } from './log.ts';
 import type { CallObserver } from './rpc/dispatch.ts';
@@ -48,8 +51,43 @@ const rpcLog = logger('rpc');
 
 export const CLIENT_VERSION = `mmnode/v0.1.0/${process.platform}-${process.arch}/node-${process.version}`;
 
-/** The reference regtest miner key (node-behaviour.md §14): the coinbase account is held too. */
+/** The reference regtest miner key (docs/chain.md "Networks"): the coinbase account is held too. */
 const REGTEST_MINER_KEY = '0xbcf6db3716f6a1100ac34bc8e102be662e04b1f7f297094a35e9859ab20c4130';
+
+/** The actors that hear events on the bus, by name, with their protocols. */
+type Subscribers = {
+  txpool: TxPoolProtocol;
+  miner: MinerProtocol;
+  peerManager: PeerManagerProtocol;
+  filterSupervisor: FilterSupervisorProtocol;
+  rpcListener: RpcListenerProtocol;
+  monitor: MonitorProtocol;
+};
+
+const same = <E>(event: E): E => event;
+
+/**
+ * The node's wiring diagram: every event on the bus, and who hears it as what. The chain publishes
+ * chain.*, the pool pool.*; blocks mined here and every transaction the pool admits are gossiped on
+ * `topics` (a peer's block was announced by whoever sent it).
+ */
+function routes(topics: Topics): RoutingTable<NodeEvent, Subscribers> {
+  return {
+    'chain.headChanged': { txpool: same, miner: same, filterSupervisor: toLiveEvent, rpcListener: toLiveEvent },
+    'chain.blockImported': {
+      miner: same,
+      monitor: same,
+      peerManager: (e) => (e.origin === 'local' ? { type: 'gossip.publish', topic: topics.blocks, encode: () => encodeBlock(e.block) } : undefined),
+    },
+    'pool.txAdded': {
+      miner: same,
+      filterSupervisor: toLiveEvent,
+      rpcListener: toLiveEvent,
+      peerManager: (e) => ({ type: 'gossip.publish', topic: topics.txs, encode: () => txBytes(e.tx) }),
+    },
+    'pool.txRemoved': { miner: same },
+  };
+}
 
 export interface RunningNode {
   readonly rpcUrl: string;
@@ -111,36 +149,36 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   } : undefined;
 
   try {
-    const chain = await start(spawnChain(reader, bus, onEscalate, (seconds, blocks) => metrics?.blocksImported(seconds, blocks)))
+    const chain = await start(spawnChain({ reader, bus, observeImport: (seconds, blocks) => metrics?.blocksImported(seconds, blocks) }, onEscalate))
       .catch((err) => { throw storeError(err, config.dataDir); });
-    const txpool = await start(spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool, minGasPriceTarget: config.minGasPrice }, join(config.dataDir, 'txpool.journal')));
-    bus.subscribe(txpool.ref, (e) => (e.type === 'chain.headChanged' ? e : undefined));
-    const miner = await start(spawnMiner({
-      mode: config.mining, blockTimeMs: config.blockTimeMs, coinbase: config.coinbase, minGasPriceTarget: config.minGasPrice,
-    }, { reader, chain: chain.ref, txpool: txpool.ref }));
-    bus.subscribe(miner.ref, (e) => {
-      if (e.type === 'chain.headChanged') return e;
-      if (e.type === 'pool.txAdded') return { type: 'pool.txAdded' as const, pending: e.pending };
-      if (e.type === 'pool.txRemoved') return { type: 'pool.txRemoved' as const };
-      if (e.type === 'chain.blockImported' && !e.best) return { type: 'chain.siblingImported' as const, header: e.block.header };
-      return undefined;
-    });
+    const genesisHash = (await reader.canonicalHash(0n))!;
+    const topics = gossipTopics(network.name, genesisHash);
+    const wiring = routes(topics);
+    // Subscribed before it starts, so an actor misses no event published while it initialises.
+    const hearing = <A extends keyof Subscribers>(name: A, actor: Actor<Subscribers[A]>) => {
+      attach(bus, wiring, name, actor.ref);
+      return actor;
+    };
 
-    const net = await startPeers(config, reader, { chain, txpool, bus, start })
+    const txpool = await start(hearing('txpool', spawnTxPool(reader, bus, { ...DEFAULT_TXPOOL_OPTIONS, ...config.txpool, minGasPriceTarget: config.minGasPrice }, join(config.dataDir, 'txpool.journal'))));
+    const miner = await start(hearing('miner', spawnMiner({
+      mode: config.mining, blockTimeMs: config.blockTimeMs, coinbase: config.coinbase, minGasPriceTarget: config.minGasPrice,
+    }, { reader, chain: chain.ref, txpool: txpool.ref })));
+
+    const net = await startPeers(config, reader, { chain, txpool, genesisHash, topics, start, hearing })
       .catch((err) => { throw portError(err, 'P2P', '--p2p-port', config.p2p.host, config.p2p.port); });
     const p2pInfo = await net.peerManager.ref.ask('p2p.info', {});
 
     // The wallet (reference `wallet.enabled`) is on regtest only, with the development accounts and the reference
-    // miner account always unlocked; a hosted endpoint holds no keys (spec 1.7, 5.3), not even those public ones.
+    // miner account always unlocked; a hosted endpoint holds no keys (README "Hosted mode"), not even those public ones.
     const wallet = network.name === 'regtest' && !config.hosted ? new Wallet({
       dir: join(config.dataDir, 'keystore'), scrypt: config.lightKdf ? LIGHT_SCRYPT : STANDARD_SCRYPT,
       devKeys: [...network.devAccounts.map((a) => a.privateKey), hexToBytes(REGTEST_MINER_KEY)],
     }) : undefined;
     const liveLogs = new LiveLogSource(reader);
-    const filters = await start(spawnFilterSupervisor({
+    const filters = await start(hearing('filterSupervisor', spawnFilterSupervisor({
       ...DEFAULT_FILTER_OPTIONS, idleTimeoutMs: config.filterTimeoutMs ?? DEFAULT_FILTER_OPTIONS.idleTimeoutMs,
-    }, { logs: liveLogs }));
-    bus.subscribe(filters.ref, toLiveEvent);
+    }, { logs: liveLogs })));
     const switches = config.rpcModules ?? defaultSwitches(config.network, config.hosted !== undefined);
     const gasCap = config.rpcGasCap ?? DEFAULT_GAS_CAP;
     const workerCount = config.rpcWorkers ?? DEFAULT_RPC_WORKER_OPTIONS.size;
@@ -153,15 +191,15 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     bus.subscribe(inclusions.ref, inclusionEvent);
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, replayer: new BlockReplayer(reader),
-      gasCap, workers, wallet, pending: new PendingBlocks(reader, miner.ref), inclusions,
+      gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref), inclusions,
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
       revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);
     const served = gate ? withHostedRequirements(methods) : methods;
-    const listener = await start(spawnRpcListener(served, switches, config.rpcHost, config.rpcPort, gate || undefined, reader, liveLogs, observe))
-      .catch((err) => { throw portError(err, 'RPC', '--rpc-port', config.rpcHost, config.rpcPort); });
-    bus.subscribe(listener.ref, toLiveEvent);
+    const listener = await start(hearing('rpcListener', spawnRpcListener({
+      methods: served, switches, host: config.rpcHost, port: config.rpcPort, gate: gate || undefined, reader, logs: liveLogs, observe,
+    }))).catch((err) => { throw portError(err, 'RPC', '--rpc-port', config.rpcHost, config.rpcPort); });
     const address = await listener.ref.ask('listener.address', {});
     let metricsUrl: string | undefined;
     if (config.metrics) {
@@ -170,9 +208,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         reader, peers: net.peerManager.ref, txpool: txpool.ref, miner: miner.ref, sync: net.blockSync.ref, workers, clientVersion: CLIENT_VERSION, peerId: p2pInfo.peerId,
       };
       metrics = new NodeMetrics(sources);
-      const monitor = await start(spawnMonitor(metrics, sources, host, port))
+      const monitor = await start(hearing('monitor', spawnMonitor({ metrics, sources, host, port })))
         .catch((err) => { throw portError(err, 'metrics', '--metrics-port', host, port); });
-      bus.subscribe(monitor.ref, (e) => (e.type === 'chain.blockImported' ? { type: 'block.added' as const, block: e.block, best: e.best } : undefined));
       const at = await monitor.ref.ask('monitor.address', {});
       metricsUrl = `http://${at.address}:${at.port}`;
     }
@@ -192,12 +229,12 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
  */
 async function startPeers(
   config: NodeConfig, reader: ChainView,
-  { chain, txpool, bus, start }: {
-    chain: Actor<ChainProtocol>; txpool: Actor<TxPoolProtocol>; bus: EventBus<NodeEvent>; start: <P extends Protocol>(actor: Actor<P>) => Promise<Actor<P>>;
+  { chain, txpool, genesisHash, topics, start, hearing }: {
+    chain: Actor<ChainProtocol>; txpool: Actor<TxPoolProtocol>; genesisHash: Uint8Array; topics: Topics;
+    start: <P extends Protocol>(actor: Actor<P>) => Promise<Actor<P>>;
+    hearing: (name: 'peerManager', actor: Actor<PeerManagerProtocol>) => Actor<PeerManagerProtocol>;
   },
 ): Promise<{ peerManager: Actor<PeerManagerProtocol>; blockSync: Actor<BlockSyncProtocol> }> {
-  const genesisHash = (await reader.canonicalHash(0n))!;
-  const topics = gossipTopics(reader.network.name, genesisHash);
   let p2p: P2P | undefined;
   let peerManager: Actor<PeerManagerProtocol> | undefined;
   const tellPeers = (msg: PeerManagerProtocol['tell']) => { try { peerManager?.ref.tell(msg); } catch { /* stopping */ } };
@@ -212,8 +249,8 @@ async function startPeers(
   const tellSync = (msg: BlockSyncProtocol['tell']) => { try { blockSync.ref.tell(msg); } catch { /* stopping */ } };
 
   const { p2p: opts } = config;
-  peerManager = await start(spawnPeerManager({
-    punishmentMs: opts.punishmentMs, maxRecords: 100, minPeers: Math.min(opts.minPeers, opts.maxPeers), dialIntervalMs: 1_000,
+  peerManager = await start(hearing('peerManager', spawnPeerManager({
+    ...DEFAULT_PEER_MANAGER_OPTIONS, punishmentMs: opts.punishmentMs, minPeers: Math.min(opts.minPeers, opts.maxPeers),
     bootnodes: opts.bootnodes.map((b) => ({ peerId: parsePeerAddress(b).peerId, address: b.replace(/\/p2p\/\w+$/, '') })),
     dataDir: config.dataDir,
   }, {
@@ -244,11 +281,6 @@ async function startPeers(
     },
     onPeerStatus: (peer, status) => tellSync({ type: 'peer.status', peer, status }),
     onPeerJoined: (peer) => { if (p2p && validateTx) void takePooledTxs(p2p, peer, validateTx, report); },
-  }));
-  bus.subscribe(peerManager.ref, (e) => {
-    if (e.type === 'chain.blockImported' && e.origin === 'local') return { type: 'gossip.publish' as const, topic: topics.blocks, encode: () => encodeBlock(e.block) };
-    if (e.type === 'pool.txAdded') return { type: 'gossip.publish' as const, topic: topics.txs, encode: () => txBytes(e.tx) };
-    return undefined;
-  });
+  })));
   return { peerManager, blockSync };
 }

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import type { MiningMode } from '../src/actors/miner/index.ts';
 import { NETWORKS } from '../src/chain/execution/networks.ts';
-import type { NodeConfig } from '../src/config.ts';
+import type { NodeConfig } from '../src/config/index.ts';
 import { startNode, type RunningNode } from '../src/node.ts';
 import { tempDir } from '../test/helpers/node.ts';
 

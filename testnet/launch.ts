@@ -13,7 +13,7 @@ import { buildSync } from 'esbuild';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { NODE_RUNTIME_FLAGS } from '../src/config.ts';
+import { NODE_RUNTIME_FLAGS } from '../src/config/index.ts';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 export const NODE_BUNDLE = join(ROOT, 'dist/main.mjs');

@@ -3,7 +3,9 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Block } from '../chain/codec/block.ts';
 import type { Hex } from '../chain/codec/bytes.ts';
 import type { HeadChange } from '../chain/writer.ts';
-import type { BlockOrigin } from './chain/protocol.ts';
+
+/** Where a block came from: mined by this node, or received from a peer (gossip or sync). */
+export type BlockOrigin = 'local' | 'peer';
 
 export type NodeEvent =
   | ({ type: 'chain.headChanged' } & HeadChange)

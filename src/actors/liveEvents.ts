@@ -12,7 +12,7 @@ export type LiveEvent =
   | { type: 'chain.headChanged'; added: readonly Block[]; removed: readonly Block[] }
   | { type: 'pool.txAdded'; hash: Hex };
 
-/** Bus mapping for subscribers of live events (queued transactions are not announced: node-behaviour.md §2). */
+/** Bus mapping for subscribers of live events (queued transactions are not announced: README "Logs, filters and WebSocket"). */
 export function toLiveEvent(e: NodeEvent): LiveEvent | undefined {
   if (e.type === 'chain.headChanged') return { type: e.type, added: e.added, removed: e.removed };
   if (e.type === 'pool.txAdded' && e.pending) return { type: e.type, hash: bytesToHex(e.tx.hash()) as Hex };

@@ -16,7 +16,7 @@ import { OverlayTrieDb } from './storage/trieDb.ts';
 import type { BlockHeader } from './codec/header.ts';
 import type { ChainView } from './reader.ts';
 import { NodeError } from '../errors.ts';
-import { attach, type TraceListeners, type TxTracer } from '../tracing/replay.ts';
+import { attach, type TraceListeners, type TxTracer } from './execution/tracer.ts';
 
 export interface CallRequest {
   readonly from?: Uint8Array;

@@ -5,14 +5,14 @@
  * flags and the environment, or as TOML values from the file: each schema takes both.
  */
 import { z } from 'zod';
-import { DEFAULT_FILTER_OPTIONS } from '../actors/filterSupervisor/index.ts';
-import { DEFAULT_TXPOOL_OPTIONS } from '../actors/txpool/index.ts';
-import { DEFAULT_REQUESTS_PER_MINUTE } from '../rpc/hosted.ts';
+import { DEFAULT_FILTER_OPTIONS } from '../actors/filterSupervisor/options.ts';
+import { DEFAULT_PEER_MANAGER_OPTIONS } from '../actors/peerManager/options.ts';
+import { DEFAULT_TXPOOL_OPTIONS } from '../actors/txpool/options.ts';
 import { LOG_FORMATS, LOG_LEVELS } from '../log.ts';
-import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS } from '../rpc/workers/pool.ts';
-
-/** Peers a node dials toward by default: enough for gossip's mesh (docs/network.md "Gossip") to form. */
-export const DEFAULT_MIN_PEERS = 8;
+import { DEFAULT_P2P_OPTIONS } from '../p2p/options.ts';
+import { DEFAULT_METRICS_HOST } from '../monitor/options.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE, DEFAULT_RPC_LISTEN } from '../rpc/options.ts';
+import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS } from '../rpc/workers/options.ts';
 
 interface Option {
   readonly schema: z.ZodTypeAny;
@@ -46,20 +46,20 @@ export const OPTIONS = {
   config: { schema: z.string().optional(), accepts: 'a file path', arg: '<file>', help: 'read options from this TOML file (keys named as the flags: rpc-port = 4444)', flagOnly: true },
   network: { schema: choice(['regtest', 'testnet', 'mainnet']).default('regtest'), accepts: 'regtest, testnet or mainnet', arg: '<regtest|testnet|mainnet>', help: 'chain to run (default regtest: chain id 33)' },
   'data-dir': { schema: z.string().min(1).optional(), accepts: 'a directory path', arg: '<path>', help: 'LevelDB data directory (default ./data/<network>)' },
-  'rpc-host': { schema: z.string().min(1).default('127.0.0.1'), accepts: 'a host name or address', arg: '<host>', help: 'JSON-RPC listen address (default 127.0.0.1)' },
-  'rpc-port': port('JSON-RPC port', 4444),
+  'rpc-host': { schema: z.string().min(1).default(DEFAULT_RPC_LISTEN.host), accepts: 'a host name or address', arg: '<host>', help: `JSON-RPC listen address (default ${DEFAULT_RPC_LISTEN.host})` },
+  'rpc-port': port('JSON-RPC port', DEFAULT_RPC_LISTEN.port),
   'block-time': { schema: whole(10, 86_400_000).optional(), accepts: 'a whole number of milliseconds, at least 10', arg: '<ms>', help: 'mine a block every <ms> instead of on each transaction' },
   'no-mining': { schema: switchOn.default(false), accepts: 'true or false', help: 'do not mine (external miners can still submit work)' },
   miner: { schema: choice(['builtin', 'external']).default('builtin'), accepts: 'builtin or external', arg: '<builtin|external>', help: 'builtin (default) seals blocks itself; external leaves it to miners using mnr_* or eth_getWork (same as --no-mining)' },
   coinbase: { schema: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(), accepts: 'a 20-byte hex address (0x and 40 hex digits)', arg: '<address>', help: 'address paid the block fees' },
   'min-gas-price': { schema: z.union([z.number().int().min(0).transform(String), z.string().regex(/^\d+$/)]).default('0'), accepts: 'a whole number of wei', arg: '<wei>', help: 'minimum gas price blocks move toward (default 0)' },
   quiet: { schema: switchOn.default(false), accepts: 'true or false', help: 'do not print the development accounts' },
-  'p2p-host': { schema: z.string().ip().default('127.0.0.1'), accepts: 'an IP address (0.0.0.0 for every interface)', arg: '<ip>', help: 'peer-to-peer listen address (default 127.0.0.1; 0.0.0.0 for every interface)' },
-  'p2p-port': port('peer-to-peer TCP port', 5050),
+  'p2p-host': { schema: z.string().ip().default(DEFAULT_P2P_OPTIONS.host), accepts: 'an IP address (0.0.0.0 for every interface)', arg: '<ip>', help: `peer-to-peer listen address (default ${DEFAULT_P2P_OPTIONS.host}; 0.0.0.0 for every interface)` },
+  'p2p-port': port('peer-to-peer TCP port', DEFAULT_P2P_OPTIONS.port),
   'p2p-announce': { schema: list.default([]), accepts: 'multiaddrs such as /ip4/203.0.113.5/tcp/5050, comma-separated', arg: '<multiaddr,...>', help: 'addresses to advertise instead, e.g. /ip4/203.0.113.5/tcp/5050 or /dns4/node.example.org/tcp/5050' },
   bootnodes: { schema: list.default([]), accepts: 'multiaddrs ending in /p2p/<peer id>, comma-separated', arg: '<multiaddr,...>', help: 'peers to join, e.g. /ip4/127.0.0.1/tcp/5050/p2p/12D3KooW... or /dns4/<name>/tcp/5050/p2p/12D3KooW...' },
-  'min-peers': positive('<n>', `dial remembered and discovered peers while below <n> (default ${DEFAULT_MIN_PEERS}, at most --max-peers)`),
-  'max-peers': { schema: whole(1, 100_000).default(32), accepts: 'a positive whole number', arg: '<n>', help: 'most peer connections (default 32)' },
+  'min-peers': positive('<n>', `dial remembered and discovered peers while below <n> (default ${DEFAULT_PEER_MANAGER_OPTIONS.minPeers}, at most --max-peers)`),
+  'max-peers': { schema: whole(1, 100_000).default(DEFAULT_P2P_OPTIONS.maxPeers), accepts: 'a positive whole number', arg: '<n>', help: `most peer connections (default ${DEFAULT_P2P_OPTIONS.maxPeers})` },
   'rpc-modules': { schema: list.optional(), accepts: 'module names, comma-separated', arg: '<m1,m2,...>', help: 'exactly these RPC modules on (default: all on regtest; on testnet and mainnet all but personal, evm, debug, trace, sco and mnr; hosted: eth without eth_sign and eth_sendTransaction, net, web3, rpc)' },
   'rpc-enable-methods': { schema: list.optional(), accepts: 'method names, comma-separated', arg: '<a,b,...>', help: 'switch single methods on (only them, when their module is off)' },
   'rpc-disable-methods': { schema: list.optional(), accepts: 'method names, comma-separated', arg: '<a,b,...>', help: 'switch single methods off' },
@@ -85,7 +85,7 @@ export const OPTIONS = {
     accepts: 'a positive whole amount of gas', arg: '<gas>', help: `most gas one eth_call, eth_estimateGas or debug_traceCall may use (default ${DEFAULT_GAS_CAP})`,
   },
   'metrics-port': { schema: whole(0, 65535).optional(), accepts: 'a port number from 0 to 65535', arg: '<port>', help: 'serve Prometheus metrics at /metrics and the status page at / on this port (default off)' },
-  'metrics-host': { schema: z.string().min(1).default('127.0.0.1'), accepts: 'a host name or address', arg: '<host>', help: 'listen address of --metrics-port (default 127.0.0.1)' },
+  'metrics-host': { schema: z.string().min(1).default(DEFAULT_METRICS_HOST), accepts: 'a host name or address', arg: '<host>', help: `listen address of --metrics-port (default ${DEFAULT_METRICS_HOST})` },
   'log-level': { schema: choice([...LOG_LEVELS]).default('info'), accepts: LOG_LEVELS.join(', '), arg: `<${LOG_LEVELS.join('|')}>`, help: 'least severe log lines written (default info; debug adds every RPC request and stack traces)' },
   'log-format': { schema: choice([...LOG_FORMATS]).optional(), accepts: LOG_FORMATS.join(' or '), arg: '<json|pretty>', help: 'one JSON object per line, or coloured text (default pretty on a terminal, json otherwise)' },
   'print-config': { schema: switchOn.default(false), accepts: 'true or false', help: 'print the effective configuration as TOML and exit', flagOnly: true },

@@ -1,5 +1,5 @@
 /**
- * The lifecycle of one polling filter (spec part 3, issue 4):
+ * The lifecycle of one polling filter (README "Logs, filters and WebSocket"):
  *
  *   installed ─ filter.changed ─▶ installed      (entries buffered until the next poll)
  *       │  ─── filter.polled / filter.touched ─▶ installed, idle timer restarted (polled also drains)
@@ -23,7 +23,7 @@ export type FilterChange = Hex | LiveLog;
 export interface FilterInput {
   readonly id: Hex;
   readonly kind: FilterKind;
-  /** Removed when not polled for this long (spec part 8; default 5 minutes). */
+  /** Removed when not polled for this long (default 5 minutes). */
   readonly idleTimeoutMs: number;
   /** Most entries waiting for a poll; one more ends the filter (overflowed) instead of growing memory. */
   readonly maxBuffered: number;

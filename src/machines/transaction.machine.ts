@@ -1,5 +1,5 @@
 /**
- * The lifecycle of one transaction in the pool (issue 6, node-behaviour.md §4):
+ * The lifecycle of one transaction in the pool (README "Transaction pool"):
  *
  *   received ─ tx.validated ─▶ validated.pending ⇄ validated.queued   (executable, or behind a nonce gap)
  *       └──── tx.rejected ──▶ rejected                                 (with the reason)

@@ -1,4 +1,4 @@
-/** Building a parent-chain coinbase that carries the merged-mining tag (merged-mining.md §3). */
+/** Building a parent-chain coinbase that carries the merged-mining tag (docs/merged-mining.md "The coinbase tag"). */
 import { concatBytes } from '@ethereumjs/util';
 import { serializeParentTx, type ParentTxOutput } from './parentTx.js';
 import { MM_TAG } from './tag.js';

@@ -1,5 +1,5 @@
 /**
- * The compressed coinbase the sidechain header stores (merged-mining.md §4): 8-byte big-endian
+ * The compressed coinbase the sidechain header stores (docs/merged-mining.md "Compressed coinbase"): 8-byte big-endian
  * count N of bytes already hashed ‖ 32-byte SHA-256 state after those N bytes ‖ the remaining
  * bytes (the tail), which must hold the tag.
  */
@@ -48,7 +48,7 @@ export function coinbaseTxidFromCompressed(compressed: Uint8Array): Uint8Array {
 
 /**
  * The 32 raw bytes after the last `RSKBLOCK:` in a compressed coinbase's tail: the hashForMergedMining
- * the miner committed to (first 20 bytes hash, last 12 fork-detection data). Throws with the §8
+ * the miner committed to (first 20 bytes hash, last 12 fork-detection data). Throws with the
  * reason when the tag is missing or misplaced.
  */
 export function findTaggedHash(compressed: Uint8Array): Uint8Array {

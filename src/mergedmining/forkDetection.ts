@@ -1,5 +1,5 @@
 /**
- * Fork-detection data (RSKIP110, merged-mining.md §2 step 3): 12 bytes that replace bytes 20..31 of
+ * Fork-detection data (RSKIP110, docs/merged-mining.md "hashForMergedMining"): 12 bytes that replace bytes 20..31 of
  * hashForMergedMining from block 449 on, so a parent-chain miner's coinbase shows which sidechain
  * branch and height it works on.
  */

@@ -1,5 +1,5 @@
 /**
- * Merged mining with a Bitcoin-style parent chain (RSK rules, merged-mining.md): pure functions, no
+ * Merged mining with a Bitcoin-style parent chain (RSK rules, docs/merged-mining.md): pure functions, no
  * I/O. Parent-chain header/tx/block codecs, the `RSKBLOCK:` coinbase tag and its compressed form,
  * Merkle proofs (RSKIP92 and partial tree), target, fork-detection data, the proof-of-work check and
  * a local sealer. Hashes are raw byte order unless a name or comment says display order.

@@ -1,6 +1,6 @@
 /**
  * Parent-chain Merkle trees (Bitcoin rule: an odd level pairs its last node with itself) and the
- * RSKIP92 short proof of merged-mining.md §5.1. Txids and nodes are raw order unless a name says
+ * RSKIP92 short proof (docs/merged-mining.md "Merkle proof"). Txids and nodes are raw order unless a name says
  * display; RSKIP92 proofs store each sibling in display order.
  */
 import { concatBytes } from '@ethereumjs/util';
@@ -22,7 +22,7 @@ function checkHash(hash: Uint8Array, what: string): void {
  * True when 64 bytes (two Merkle nodes, left ‖ right, raw order) also parse as a plausible 64-byte
  * transaction: one input, one output, the two scripts 4 bytes together, output value 1..21e14 sat,
  * previous-output index ≤ 1,000,000 or 0xffffffff. Such pairs are refused so a transaction cannot
- * pass as an inner node (merged-mining.md §5.1).
+ * pass as an inner node (docs/merged-mining.md "Merkle proof").
  */
 export function isAmbiguousNodePair(pair: Uint8Array): boolean {
   if (pair.length !== 64) return false;

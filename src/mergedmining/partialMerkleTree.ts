@@ -1,6 +1,6 @@
 /**
  * Bitcoin partial Merkle tree (the body of a BIP37 `merkleblock` without the header): the pre-RSKIP92
- * merged-mining proof form of merged-mining.md §5.2. Layout: tx count (u32 LE) ‖ varint hash count ‖
+ * merged-mining proof form (docs/merged-mining.md "Merkle proof"). Layout: tx count (u32 LE) ‖ varint hash count ‖
  * hashes (raw order) ‖ varint flag-byte count ‖ flag bytes (bits LSB-first, depth-first traversal).
  */
 import { concatBytes, equalsBytes } from '@ethereumjs/util';

@@ -1,4 +1,4 @@
-/** The merged-mining proof-of-work check of merged-mining.md §8 (steps 2–8, RSKIP92/98/180 rules). */
+/** The merged-mining proof-of-work check (docs/merged-mining.md "Checks"; RSKIP92/98/180 rules). */
 import { concatBytes, equalsBytes } from '@ethereumjs/util';
 import { coinbaseTxidFromCompressed, COMPRESSED_COINBASE_HEADER_BYTES, splitCompressedCoinbase } from './compressedCoinbase.js';
 import { foldRskip92Proof, MAX_RSKIP92_PROOF_BYTES } from './merkle.js';
@@ -26,7 +26,7 @@ export type MergedMiningVerdict = { ok: true } | { ok: false; reason: string };
 const fail = (reason: string): MergedMiningVerdict => ({ ok: false, reason });
 
 /**
- * Runs §8 steps 2–8 in order and stops at the first failure: proof format, header length, header
+ * Runs the checks in order and stops at the first failure: proof format, header length, header
  * hash ≤ target, compressed-coinbase split, tag+hash placement (the last tag, tail offset < 64,
  * ≤ 128 bytes after the hash), coinbase length > 64, Merkle proof from the coinbase txid to the
  * header's Merkle root. The tagged 32 bytes must equal hashForMergedMining exactly.

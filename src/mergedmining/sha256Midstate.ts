@@ -1,7 +1,7 @@
 /**
  * SHA-256 split in two: the chaining state after a 64-byte-aligned prefix (the "midstate"), and the
  * digest finished from such a state over the rest of the message. The compressed coinbase
- * (merged-mining.md §4) stores a midstate; @noble/hashes cannot be started from one, so the
+ * (docs/merged-mining.md "Compressed coinbase") stores a midstate; @noble/hashes cannot be started from one, so the
  * compression function (FIPS 180-4 §6.2.2) lives here. States travel as 32 bytes: eight 32-bit
  * words, big-endian, the same layout as a SHA-256 digest.
  */

@@ -1,5 +1,5 @@
 /**
- * The three submission forms of merged-mining.md §7.2, each turned into the same solution: the
+ * The three submission forms of docs/merged-mining.md "Submissions", each turned into the same solution: the
  * 80-byte parent header, the full (non-witness) coinbase, and the RSKIP92 proof of the coinbase.
  */
 import { reverseBytes } from './hash.js';
@@ -31,7 +31,7 @@ export function solutionFromParentBlock(blockBytes: Uint8Array): ParentSolution 
   };
 }
 
-/** A header given as a longer value is read as a block and only its header kept (merged-mining.md §7.2). */
+/** A header given as a longer value is read as a block and only its header kept. */
 const headerOf = (headerBytes: Uint8Array): Uint8Array => {
   if (headerBytes.length < PARENT_HEADER_BYTES) throw new Error(`parent header must be 80 bytes, got ${headerBytes.length}`);
   return headerBytes.subarray(0, PARENT_HEADER_BYTES);

@@ -1,5 +1,5 @@
 /**
- * The merged-mining tag in the parent-chain coinbase (merged-mining.md §3, §8 steps 6–7): ASCII
+ * The merged-mining tag in the parent-chain coinbase (docs/merged-mining.md "The coinbase tag", "Checks" 5–6): ASCII
  * `RSKBLOCK:` followed by the 32 raw bytes of hashForMergedMining, and the rules on where it may sit
  * in the un-hashed tail of the compressed coinbase.
  */

@@ -1,4 +1,4 @@
-/** Merged-mining target (merged-mining.md §6): the bound a parent-chain header hash must not exceed. */
+/** Merged-mining target (docs/merged-mining.md "Target"): the bound a parent-chain header hash must not exceed. */
 import { bytesToHex } from '@ethereumjs/util';
 import { parentHeaderHash } from './parentHeader.js';
 

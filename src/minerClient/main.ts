@@ -48,7 +48,7 @@ function submission(b: PoolBlock, nonce: number): [string, unknown[]] {
     case 'transactions':
       return ['mnr_submitBitcoinBlockTransactions', [blockHash, header, hex(b.coinbase), b.txids.map((t) => hex(reverseBytes(t))).join(' ')]];
     case 'partial-merkle': {
-      // Coinbase txid, then its siblings bottom-up, raw order (merged-mining.md §7.2).
+      // Coinbase txid, then its siblings bottom-up, raw order (docs/merged-mining.md "Submissions").
       const branch = merkleBranch(b.txids, 0);
       return ['mnr_submitBitcoinBlockPartialMerkle', [blockHash, header, hex(b.coinbase), [b.txids[0]!, ...branch].map(hex).join(' '), b.txids.length.toString(16)]];
     }

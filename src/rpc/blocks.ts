@@ -1,4 +1,4 @@
-/** Resolving block selectors (spec 2.1) against the chain, and against the pending block for `pending`. */
+/** Resolving block selectors (docs/rpc-compatibility.md "Block tags") against the chain, and against the pending block for `pending`. */
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex } from '@ethereumjs/util';
 import type { Block } from '../chain/codec/block.ts';
@@ -7,34 +7,17 @@ import type { BlockHeader } from '../chain/codec/header.ts';
 import type { ChainView } from '../chain/reader.ts';
 import { NodeError } from '../errors.ts';
 import type { EvmDeps } from './deps.ts';
-import type { BlockSelector, BlockTag } from './params.ts';
-import type { PendingBlocks } from './pending.ts';
+import { tagHeight } from '../chain/blockTags.ts';
+import type { BlockSelector } from './params.ts';
+import type { PendingBlockSource } from './pending.ts';
 
 export const isPending = (sel: BlockSelector): boolean => sel.kind === 'tag' && sel.tag === 'pending';
-
-/**
- * Confirmations behind `safe` and `finalized` (docs/rpc-compatibility.md "Block tags"): proof-of-work blocks
- * are never final, so these are depths at which a reorg is unlikely, not guarantees.
- */
-export const SAFE_DEPTH = 6n;
-export const FINALIZED_DEPTH = 12n;
-
-/** The height a tag names on a chain whose head is at `head` (`pending` reads as the head here). */
-export function tagHeight(tag: BlockTag, head: bigint): bigint {
-  const below = (depth: bigint) => (head > depth ? head - depth : 0n);
-  switch (tag) {
-    case 'earliest': return 0n;
-    case 'safe': return below(SAFE_DEPTH);
-    case 'finalized': return below(FINALIZED_DEPTH);
-    default: return head;
-  }
-}
 
 /**
  * The block a selector names, or undefined when this node has no such block. `pending` names the
  * pending block (pending.ts) when `pending` is given; without it, it reads as latest.
  */
-export async function findBlock(reader: ChainView, sel: BlockSelector, pending?: PendingBlocks): Promise<Block | undefined> {
+export async function findBlock(reader: ChainView, sel: BlockSelector, pending?: PendingBlockSource): Promise<Block | undefined> {
   switch (sel.kind) {
     case 'tag':
       if (sel.tag === 'pending' && pending) return (await pending.get()).block;

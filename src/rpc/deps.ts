@@ -11,8 +11,8 @@ import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainView } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
 import type { InclusionWaits } from './inclusion.ts';
-import type { PendingBlocks } from './pending.ts';
-import type { RevertCode } from './revertCode.ts';
+import type { PendingBlockSource } from './pending.ts';
+import type { RevertCode } from './options.ts';
 import type { RpcWorkerPool } from './workers/pool.ts';
 
 export interface RpcDeps {
@@ -34,7 +34,7 @@ export interface RpcDeps {
   /** Sends under automine wait for their block through it; absent: they are answered once pooled. */
   readonly inclusions?: InclusionWaits;
   /** The block this node would mine next, for the `pending` tag. */
-  readonly pending: PendingBlocks;
+  readonly pending: PendingBlockSource;
   readonly clientVersion: string;
   /** The address mined blocks pay their fees to. */
   readonly coinbase: Uint8Array;
@@ -50,4 +50,4 @@ export interface RpcDeps {
  * What the methods that run the EVM use (src/rpc/workers/methods.ts): on a worker, an executor for
  * calls at stored blocks; on the main thread, which serves them only for it, the pending block.
  */
-export type EvmDeps = Pick<RpcDeps, 'reader' | 'replayer' | 'gasCap'> & { readonly calls?: CallExecutor; readonly pending?: PendingBlocks };
+export type EvmDeps = Pick<RpcDeps, 'reader' | 'replayer' | 'gasCap'> & { readonly calls?: CallExecutor; readonly pending?: PendingBlockSource };

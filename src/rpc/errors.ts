@@ -1,6 +1,6 @@
 /**
  * JSON-RPC errors and the single table from domain error kinds to wire codes. Codes follow the
- * reference node where clients may depend on them (rpc-methods.md §2).
+ * reference node where clients may depend on them (docs/rpc-conformance.md "Error codes").
  */
 import { AskTimeoutError, MailboxFullError } from '../actors/kernel/index.ts';
 import { NodeError, type ErrorKind } from '../errors.ts';

@@ -1,32 +1,17 @@
 /**
- * The filter object of eth_getLogs, eth_newFilter and eth_subscribe('logs') (spec 2.9): fromBlock
+ * The filter object of eth_getLogs, eth_newFilter and eth_subscribe('logs') (README "Logs, filters and WebSocket"): fromBlock
  * and toBlock (default `latest`), address (one or many), topics (by position: null for any, an
  * array for alternatives), blockHash (also spelled `blockhash`; eth_getLogs only, never with a range).
  */
 import { hex, type Hex } from '../chain/codec/bytes.ts';
 import { MAX_TOPIC_POSITIONS, type LogCriteria } from '../chain/logs/logFilter.ts';
-import type { BlockBounds } from '../chain/logs/liveLogs.ts';
+import type { BlockRange, LiveLogFilter, RangeEnd } from '../chain/logs/liveLogs.ts';
 import { invalidParams } from './errors.ts';
-import { address, blockNumberOrTag, fail, hash32, type BlockSelector, type Param } from './params.ts';
-
-/** A block number or tag (never a hash). */
-export type RangeEnd = Extract<BlockSelector, { kind: 'tag' | 'number' }>;
-
-export interface BlockRange {
-  readonly kind: 'range';
-  readonly from: RangeEnd;
-  readonly to: RangeEnd;
-}
+import { address, blockNumberOrTag, fail, hash32, type Param } from './params.ts';
 
 export interface LogQuery {
   readonly criteria: LogCriteria;
   readonly scope: BlockRange | { readonly kind: 'block'; readonly hash: Uint8Array };
-}
-
-/** A filter that follows new blocks: a range, no block hash. */
-export interface LiveLogFilter {
-  readonly criteria: LogCriteria;
-  readonly scope: BlockRange;
 }
 
 const LATEST: RangeEnd = { kind: 'tag', tag: 'latest' };
@@ -95,8 +80,3 @@ function range(o: Record<string, unknown>, name: string): BlockRange {
   return { kind: 'range', from, to };
 }
 
-/** The numeric bounds a live filter applies to new blocks. */
-export const boundsOf = (r: BlockRange): BlockBounds => ({
-  from: r.from.kind === 'number' ? r.from.number : undefined,
-  to: r.to.kind === 'number' ? r.to.number : undefined,
-});

@@ -1,4 +1,4 @@
-/** Wire shapes of blocks, transactions, receipts and logs (spec 2.4–2.7). */
+/** Wire shapes of blocks, transactions, receipts and logs (docs/rpc-conformance.md "Shapes"). */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import { encodeBlock, type Block } from '../chain/codec/block.ts';

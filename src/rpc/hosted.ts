@@ -1,16 +1,10 @@
 /**
- * Hosted mode (spec parts 1.6–1.8 and 5): requests reach the node only at `/<API_KEY>` with a
+ * Hosted mode (README "Hosted mode"): requests reach the node only at `/<API_KEY>` with a
  * known key, and each key has a request-rate allowance. Keys are secrets: no message, error or log
  * line here contains one.
  */
-import { readFileSync } from 'node:fs';
 import { INVALID_REQUEST, LIMIT_EXCEEDED } from './errors.ts';
-
-export interface HostedConfig {
-  readonly apiKeys: ReadonlySet<string>;
-  /** JSON-RPC requests (a batch counts each of its requests) per minute and key. */
-  readonly requestsPerMinute: number;
-}
+import type { HostedConfig } from './options.ts';
 
 /** A request turned away before it is dispatched: HTTP status and the JSON-RPC error of the body. */
 export interface Refusal {
@@ -18,22 +12,6 @@ export interface Refusal {
   readonly code: number;
   readonly message: string;
   readonly retryAfterSec?: number;
-}
-
-export const DEFAULT_REQUESTS_PER_MINUTE = 600;
-const KEY_FORMAT = /^[A-Za-z0-9_-]{16,128}$/;
-
-/** Reads an API key file: one key per line (16–128 letters, digits, `_` or `-`), `#` comments and blank lines ignored. */
-export function loadApiKeys(path: string): Set<string> {
-  const keys = new Set<string>();
-  readFileSync(path, 'utf8').split(/\r?\n/).forEach((line, i) => {
-    const key = line.replace(/#.*/, '').trim();
-    if (!key) return;
-    if (!KEY_FORMAT.test(key)) throw new Error(`API key file line ${i + 1}: not a valid key (16 to 128 letters, digits, _ or -)`);
-    keys.add(key);
-  });
-  if (keys.size === 0) throw new Error('the API key file holds no keys');
-  return keys;
 }
 
 /** Token buckets per key: a full minute's allowance at most, refilled continuously. */

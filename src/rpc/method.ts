@@ -1,6 +1,7 @@
 /** `method(params, handler)`: the handler's argument tuple comes from its parsers, so validation cannot be skipped. */
 import { invalidParams, METHOD_NOT_FOUND, RpcError } from './errors.ts';
 import type { Param } from './params.ts';
+import { isCallable, moduleOf, type ModuleName, type ModuleSwitch, type RpcSwitches } from './switches.ts';
 
 /** What a method learns about the request beyond its params. */
 export interface CallContext {
@@ -41,3 +42,12 @@ export const refusing = (error: () => Error): MethodDef => ({
 /** The reference's -32601 for a method that exists but is not served here, with the reason. */
 export const unavailable = (name: string, why: string): MethodDef =>
   refusing(() => new RpcError(METHOD_NOT_FOUND, `the method ${name} does not exist/is not available: ${why}`));
+
+/** The table with every switched-off method replaced by a -32601 "not available" answer. */
+export function applySwitches(methods: Methods, switches: RpcSwitches): Methods {
+  return Object.fromEntries(Object.entries(methods).map(([name, def]) => {
+    if (isCallable(switches, name)) return [name, def];
+    const s = switches[moduleOf(name) as ModuleName] as ModuleSwitch | undefined;
+    return [name, unavailable(name, s?.enabled ? `${name} is disabled in this node's configuration` : `the ${moduleOf(name)} module is disabled in this node's configuration`)];
+  }));
+}

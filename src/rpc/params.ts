@@ -5,6 +5,7 @@
 import type { Hex } from '../chain/codec/bytes.ts';
 import { fromHex } from '../chain/codec/bytes.ts';
 import { invalidParams } from './errors.ts';
+import type { BlockTag } from '../chain/blockTags.ts';
 
 export type Param<T> = (raw: unknown, name: string) => T;
 
@@ -53,7 +54,6 @@ export const index: Param<number> = (raw, name) => {
 export const bool: Param<boolean> = (raw, name) => (typeof raw === 'boolean' ? raw : fail(name, 'true or false', raw));
 export const text: Param<string> = (raw, name) => (typeof raw === 'string' ? raw : fail(name, 'a string', raw));
 
-export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 export type BlockSelector =
   | { kind: 'tag'; tag: BlockTag }
   | { kind: 'number'; number: bigint }
@@ -62,7 +62,7 @@ export type BlockSelector =
 const TAGS = new Set(['latest', 'earliest', 'pending', 'safe', 'finalized']);
 const SELECTOR_EXPECTED = "a block number (hex), 'latest', 'earliest', 'pending', 'safe', 'finalized'";
 
-/** Block number or tag (spec 2.1). */
+/** Block number or tag (docs/rpc-compatibility.md "Block tags"). */
 export const blockNumberOrTag: Param<BlockSelector> = (raw, name) => {
   if (typeof raw === 'string' && TAGS.has(raw)) return { kind: 'tag', tag: raw as BlockTag };
   if (typeof raw === 'string' && HEX_QUANTITY.test(raw.length > 3 ? raw.replace(/^0x0+(?=.)/, '0x') : raw)) return { kind: 'number', number: BigInt(raw) };

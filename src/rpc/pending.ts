@@ -1,5 +1,5 @@
 /**
- * The `pending` block (spec 2.1): the block this node would mine next, built on the head from the
+ * The `pending` block (README "The pending block"): the block this node would mine next, built on the head from the
  * pool's executable transactions by the miner (its current template, so it carries the same
  * coinbase, timestamp offset and minimum gas price), executed but never committed. Its state is
  * read through the template's own trie nodes; calls at `pending` run on it.
@@ -32,7 +32,7 @@ const ZERO_NONCE = '0x0000000000000000';
 /** Template building can execute a full block: allow it the miner's own build deadline. */
 const BUILD_TIMEOUT_MS = 30_000;
 
-export class PendingBlocks {
+export class PendingBlockSource {
   #last: { readonly template: Template; readonly view: PendingBlock } | undefined;
 
   constructor(private readonly reader: ChainView, private readonly miner: ActorRef<MinerProtocol>) {}

@@ -9,8 +9,7 @@ import { revertReason } from '../chain/execution/revertReason.ts';
 import { NodeError } from '../errors.ts';
 import { RpcError, toRpcError } from './errors.ts';
 import type { Methods } from './method.ts';
-
-export type RevertCode = -32015 | 3;
+import type { RevertCode } from './options.ts';
 
 /** The methods whose reverts are reported. */
 const EXECUTING_METHODS = ['eth_call', 'eth_estimateGas'];

@@ -1,12 +1,11 @@
 /**
- * RPC module and method switches, as the reference's `rpc.modules` (node-behaviour.md §1): a method
+ * RPC module and method switches, as the reference's `rpc.modules` (README "Module switches"): a method
  * `m` is callable iff its module (the name before `_`) is enabled, `m` is not in the module's
  * disabled list, and the module's enabled list is empty or holds `m`. A module missing from the
  * configuration is off. Switched-off methods answer -32601 "the method m does not exist/is not
  * available", which an unknown method ("method not found") never does.
  */
 import type { NetworkName } from '../chain/execution/networks.ts';
-import { unavailable, type Methods } from './method.ts';
 
 /** The modules this node has (or reserves) names for. */
 export const MODULES = ['web3', 'net', 'eth', 'rpc', 'chain', 'txpool', 'debug', 'trace', 'evm', 'personal', 'mnr', 'sco'] as const;
@@ -54,15 +53,6 @@ export function isCallable(switches: RpcSwitches, methodName: string): boolean {
   return s.enabledMethods.length === 0 || s.enabledMethods.includes(methodName);
 }
 
-/** The table with every switched-off method replaced by a -32601 "not available" answer. */
-export function applySwitches(methods: Methods, switches: RpcSwitches): Methods {
-  return Object.fromEntries(Object.entries(methods).map(([name, def]) => {
-    if (isCallable(switches, name)) return [name, def];
-    const s = switches[moduleOf(name) as ModuleName] as ModuleSwitch | undefined;
-    return [name, unavailable(name, s?.enabled ? `${name} is disabled in this node's configuration` : `the ${moduleOf(name)} module is disabled in this node's configuration`)];
-  }));
-}
-
 /** rpc_modules: the enabled modules that serve at least one method here, each with its version. */
 export function enabledModules(methodNames: readonly string[], switches: RpcSwitches): Record<string, string> {
   const on = new Set(methodNames.filter((m) => isCallable(switches, m)).map(moduleOf));
@@ -84,7 +74,7 @@ export class SwitchError extends Error {}
 
 /**
  * The network's (or a hosted endpoint's) defaults with the operator's overrides applied; SwitchError names
- * what is wrong. (Naming personal for a hosted endpoint is refused by the configuration: src/config.ts.)
+ * what is wrong. (Naming personal for a hosted endpoint is refused by the configuration: src/config/index.ts.)
  */
 export function resolveSwitches(network: NetworkName, overrides: SwitchOverrides, hosted = false): RpcSwitches {
   const out: Record<ModuleName, ModuleSwitch> = { ...defaultSwitches(network, hosted) };

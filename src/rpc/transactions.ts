@@ -6,7 +6,7 @@ import type { RpcDeps } from './deps.ts';
 import { invalidParams } from './errors.ts';
 import type { TxArgs } from './params.ts';
 
-/** Default gas of a node-built transaction (spec part 8). */
+/** Default gas of a node-built transaction. */
 export const DEFAULT_GAS = 90_000n;
 
 /**
@@ -27,7 +27,7 @@ export async function submitTx(deps: Pick<RpcDeps, 'txpool' | 'miner' | 'inclusi
 }
 
 /**
- * An unsigned legacy transaction from call-style arguments. Defaults (rpc-methods.md §8): the
+ * An unsigned legacy transaction from call-style arguments. Defaults (README "Accounts and keystore"): the
  * sender's pending nonce, gas 90,000, the next block's minimum gas price (the pending block's, which
  * admission checks: so it is never refused as underpriced), value 0.
  */

@@ -1,5 +1,5 @@
 /**
- * Parity/OpenEthereum-style traces (rpc-methods.md §10): the call tree flattened depth-first, each
+ * Parity/OpenEthereum-style traces (README "Tracing"): the call tree flattened depth-first, each
  * entry with its `traceAddress` (child indexes from the top call) and `subtraces` (child count).
  */
 import { hex, quantity } from '../chain/codec/bytes.ts';

@@ -4,44 +4,18 @@
  * overlay that is dropped afterwards: tracing never writes chain data. Tracers listen to the EVM's
  * events only while the transactions they trace run.
  */
-import type { EVM, EVMResult, ExecResult, InterpreterStep, Message } from '@ethereumjs/evm';
-import type { TypedTransaction } from '@ethereumjs/tx';
-import type { Address } from '@ethereumjs/util';
+import type { EVM } from '@ethereumjs/evm';
 import { runTx, type RunTxResult } from '@ethereumjs/vm';
 import type { Block } from '../chain/codec/block.ts';
 import { ZERO_HASH } from '../chain/codec/bytes.ts';
 import { createExecutionVM, executionBlock, stateManagerAt } from '../chain/execution/blockRunner.ts';
 import type { ChainView } from '../chain/reader.ts';
+import { attach, type TxTracer } from '../chain/execution/tracer.ts';
 import { OverlayTrieDb } from '../chain/storage/trieDb.ts';
 import { NodeError } from '../errors.ts';
 
-/**
- * EVM event listeners a tracer attaches while its transaction runs. A step listener that takes
- * `done` makes the EVM wait for it before running the opcode.
- */
-export interface TraceListeners {
-  step?(step: InterpreterStep, done?: () => void): void;
-  beforeMessage?(msg: Message): void;
-  afterMessage?(result: EVMResult): void;
-  newContract?(event: { address: Address; code: Uint8Array }): void;
-}
-
-/** What a tracer needs to know of the traced transaction (or call: debug_traceCall), besides its steps. */
-export type TracedTx = Pick<TypedTransaction, 'to' | 'gasLimit' | 'hash'>;
-
-/** How it ended (a RunTxResult is one). */
-export interface TxOutcome {
-  readonly execResult: ExecResult;
-  /** Gas paid for, intrinsic cost included. */
-  readonly totalGasSpent: bigint;
-  readonly createdAddress?: Address;
-}
-
-/** Observes one transaction's execution and turns it into a trace of type T. */
-export interface TxTracer<T> {
-  readonly listeners: TraceListeners;
-  finish(tx: TracedTx, run: TxOutcome): T;
-}
+/** The tracer contract is execution's (src/chain/execution/tracer.ts); the tracers here implement it. */
+export type { TracedTx, TraceListeners, TxOutcome, TxTracer } from '../chain/execution/tracer.ts';
 
 /** Replays at most this many blocks at once; more wait their turn (tracing is CPU-heavy)… */
 const MAX_CONCURRENT_REPLAYS = 2;
@@ -123,13 +97,4 @@ export class BlockReplayer {
     this.#running--;
     this.#waiting.shift()?.();
   }
-}
-
-/** Adds the listeners to the EVM's events; the function returned removes them. */
-export function attach(evm: EVM, listeners: TraceListeners): () => void {
-  const entries = Object.entries(listeners) as [never, never][];
-  for (const [event, fn] of entries) evm.events.on(event, fn);
-  return () => {
-    for (const [event, fn] of entries) evm.events.off(event, fn);
-  };
 }

@@ -1,7 +1,7 @@
 /**
  * The default debug_trace* tracer: one entry per executed opcode (pc, op, gas, gasCost, depth,
  * stack, memory, storage), as go-ethereum's struct logger writes it, plus the reference node's
- * summary fields (rpc-methods.md §5). Storage shows, on SLOAD and SSTORE steps, the slots of the
+ * summary fields (README "Tracing"). Storage shows, on SLOAD and SSTORE steps, the slots of the
  * executing contract touched so far in the transaction.
  */
 import type { InterpreterStep } from '@ethereumjs/evm';

@@ -4,7 +4,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NODE_RUNTIME_FLAGS } from '../../src/config.ts';
+import { NODE_RUNTIME_FLAGS } from '../../src/config/index.ts';
 import { tempDir } from '../helpers/node.ts';
 import { rpc } from '../helpers/rpc.ts';
 

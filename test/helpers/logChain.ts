@@ -10,7 +10,7 @@ import { DEFAULT_FILTER_OPTIONS, spawnFilterSupervisor } from '../../src/actors/
 import type { NodeEvent } from '../../src/actors/events.ts';
 import { createEventBus } from '../../src/actors/kernel/index.ts';
 import { toLiveEvent } from '../../src/actors/liveEvents.ts';
-import { spawnRpcListener } from '../../src/actors/rpcListener/index.ts';
+import { spawnRpcListener } from '../../src/rpc/listener/index.ts';
 import { LiveLogSource } from '../../src/chain/logs/liveLogs.ts';
 import { defaultSwitches } from '../../src/rpc/switches.ts';
 import type { Block } from '../../src/chain/codec/block.ts';
@@ -90,7 +90,7 @@ export async function serveChain(chain: TestChain, opts: { idleTimeoutMs?: numbe
   // No pool feeds this chain: its pending block has no logs.
   const pending = { get: async () => ({ logs: [] }) };
   const methods = { ...ethLogMethods({ reader, pending }), ...ethFilterMethods({ reader, pending, filters: filters.ref }) };
-  const listener = spawnRpcListener(methods, defaultSwitches('regtest'), '127.0.0.1', 0, undefined, reader, logs);
+  const listener = spawnRpcListener({ methods, switches: defaultSwitches('regtest'), host: '127.0.0.1', port: 0, gate: undefined, reader, logs });
   await listener.ready;
   bus.subscribe(listener.ref, toLiveEvent);
   const { port } = await listener.ref.ask('listener.address', {});

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NETWORKS } from '../../src/chain/execution/networks.ts';
-import type { NodeConfig } from '../../src/config.ts';
+import type { NodeConfig } from '../../src/config/index.ts';
 import { startNode, type RunningNode } from '../../src/node.ts';
 import { startNodeProcess, type NodeProcess } from '../../testnet/launch.ts';
 import { rpc, rpcError } from './rpc.ts';

@@ -39,7 +39,7 @@ function layout(compressed: Uint8Array) {
 
 Compressed('testnet block 436: 128 bytes hashed, 233 in all, tag at tail offset 60, 4 bytes after the hash', () => {
   const compressed = hex(T436_COINBASE);
-  // merged-mining.md §10.1 says "tail = 193", but its own 145-byte value has a 105-byte tail (128 + 105 = 233).
+  // The reference's notes on this block say "tail = 193", but the 145-byte value has a 105-byte tail (128 + 105 = 233).
   assert.equal(layout(compressed), { hashedBytes: 128n, tailBytes: 105, tagAt: 60, afterHash: 4 });
   assert.is(display(coinbaseTxidFromCompressed(compressed)), `0x${T436_COINBASE_TXID_DISPLAY}`);
   assert.is(bytesToHex(findTaggedHash(compressed)), `0x${T436_HASH_FOR_MM}`);

@@ -14,7 +14,7 @@ const hashesWithFirstBytes = (firstByte: Map<bigint, number>) => (height: bigint
   return b === undefined ? undefined : new Uint8Array(32).fill(0xee).fill(b, 0, 1);
 };
 
-/** The CPV seen in the §10.2 coinbases, on heights 704, 640, …, 320 (parent 733, s = 704). */
+/** The CPV seen in the regtest coinbases of vectors.ts, on heights 704, 640, …, 320 (parent 733, s = 704). */
 const regtestCpv = new Map([0x39, 0x51, 0xe9, 0x8f, 0xd8, 0x3e, 0xea].map((b, i) => [704n - 64n * BigInt(i), b]));
 
 ForkDetection('regtest block 734: CPV from heights 704…320, uncle sum, height big-endian', () => {

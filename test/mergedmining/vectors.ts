@@ -1,5 +1,5 @@
 /**
- * Test vectors of merged-mining.md §10 (real chain data), as hex without `0x`. "display" marks
+ * Test vectors of real chain data (docs/merged-mining.md describes the formats), as hex without `0x`. "display" marks
  * hashes printed the explorer way (reversed); everything else is raw wire bytes.
  */
 import { RLP } from '@ethereumjs/rlp';
@@ -10,7 +10,7 @@ export const hex = (s: string): Uint8Array => hexToBytes(`0x${s.replace(/^0x/, '
 /** Bytes of a display-order hash, in raw order. */
 export const rawFromDisplay = (s: string): Uint8Array => hex(s).reverse();
 
-// §10.1 RSK testnet block 436 (RSKIP92, no fork-detection data).
+// RSK testnet block 436 (RSKIP92, no fork-detection data).
 export const T436_HEADER =
   '000000202d17c9a169c4c93eaf376bc35ff6561d0b743880600f3d8370020000000000008d31ad07fc72224ddd23632463f2119d977defc86f1b0ebf16171225bf9c316c117c1f5d531d041a8046d09f';
 export const T436_COINBASE =
@@ -28,7 +28,7 @@ export const T436_MERKLE_ROOT_DISPLAY =
 export const T436_HEADER_HASH_DISPLAY =
   '00000007dbceef87c7f0302810dd995fbb67f1bd395dc14081a75d23a36d7e83';
 
-// §10.2 Regtest blocks 733 and 734: full header RLPs (19 elements).
+// Regtest blocks 733 and 734: full header RLPs (19 elements).
 export const R733_RLP =
   'f902d9a034c9e19340a3e93d140d765effb840b67e7dde6668817e4845a51f89c80af3a9a01dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d4934794ec4ddeb4380ad69b3e509baad9f158cdf4e4681da05465f2882d9e626acca7113abd36764d5df7cee933e42ea8e5429cdd3e92e100a052f88e25eecca4e1e50a9e57509fd98e9ebe62db58b2b7c852c12af3fe32a1a9a0f4071bb08b49311431dc312df5179c6b0bdb081b1017a107c8347c3931955d89b9010000000000000000000000000000000000000000002000000000200000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000000000000001000000000000000000100000080000000000000000000000000000080000000000000000000000000000000000000008000000000000000000000000000000000010000000000000000000000080000000100000020000000000000000000000000000001000000000020000000001000000000000018000000000000020000000000000200040100000000000000000000000000000000000000000000000000000000000000000000000018202dd8367c28080845d5c481080800080b850711101000000000000000000000000000000000000000000000000000000000000000000e52c7fe0e4bb5d1ab3ea788c59f96a25d84a6d90377dc0e86836cfb74d206c5110485c5dffff7f212908000080b8b50000000000000140ccb2919e38a701c6e4710130fdd8edcb6e3732b5d077f6bb1565a8ead1f08398601be62ea9b3d21fe6c02e45e32c2eb907cdf0b4e0e0a4699440638be9782024be14c07e6a9e27bbe8f2f1f1efce0652534b424c4f434b3abfaa4784c91bb100ad846f5e5f4fe67694513d7f3951e98fd83eea00000002ddffffffff0100f2052a01000000232102c87cc0e7ec192a98568857768bf1654e75d6cd0b60fcb26693577ad30abcf4d5ac00000000';
 export const R734_RLP =
@@ -42,7 +42,7 @@ export const R734_HEADER_HASH_DISPLAY =
 export const R733_HEADER_HASH_DISPLAY =
   '4aaf848dc842174382537cfbdfc1c8f141d94bee33cad2d6d19efc018b55a8c6';
 
-// §10.3 Bitcoin mainnet block 100000.
+// Bitcoin mainnet block 100000.
 export const B100000_HEADER =
   '0100000050120119172a610421a6c3011dd330d9df07b63616c2cc1f1cd00200000000006657a9252aacd5c0b2940996ecff952228c3067cc38d4885efb5a4ac4247e9f337221b4d4c86041b0f2b5710';
 export const B100000_PREV_DISPLAY =
@@ -71,7 +71,7 @@ export const B100000_BRANCH_RAW = [
 export const B100000_PARTIAL_MERKLE_TREE =
   '0400000003876dd0a3ef4a2816ffd1c12ab649825a958b0ff3bb3d6f3e1250f13ddbf0148cc40297f730dd7b5a99567eb8d27b78758f607507c52292d02d4031895b52f2ff49aef42d78e3e9999c9e6ec9e1dddd6cb880bf3b076a03be1318ca789089308e0107';
 
-/** A stored regtest header of §10.2 split into its 16 base fields and the merged-mining fields. */
+/** A stored regtest header (blocks 733, 734) split into its 16 base fields and the merged-mining fields. */
 export function decodeRegtestHeader(rlpHex: string): { base: Uint8Array[]; header: Uint8Array; proof: Uint8Array; coinbase: Uint8Array } {
   const fields = RLP.decode(hex(rlpHex)) as Uint8Array[];
   if (fields.length !== 19) throw new Error(`expected 19 header fields, got ${fields.length}`);

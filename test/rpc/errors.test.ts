@@ -90,7 +90,7 @@ const BAD_PARAMS: [what: string, method: string, params: unknown[], names: RegEx
   ['index not a quantity', 'eth_getTransactionByBlockNumberAndIndex', ['latest', 'first'], /index/],
   ['call object not an object', 'eth_call', ['0x00', 'latest'], /call/],
   ['call.to bad', 'eth_call', [{ to: '0x12' }, 'latest'], /to/],
-  ['eth_sendTransaction without from (spec 4.3: required)', 'eth_sendTransaction', [{ to: ZERO_ADDR }], /missing argument 0 \(transaction\)\.from/],
+  ['eth_sendTransaction without from (required)', 'eth_sendTransaction', [{ to: ZERO_ADDR }], /missing argument 0 \(transaction\)\.from/],
   ['call.gas not hex', 'eth_estimateGas', [{ to: ZERO_ADDR, gas: 21000 }], /gas/],
   ['call.data odd length', 'eth_call', [{ to: ZERO_ADDR, data: '0x123' }, 'latest'], /data/],
   ['web3_sha3 of non-hex', 'web3_sha3', ['hello'], /invalid argument 0 \(data\): expected hex data/],
@@ -195,7 +195,7 @@ Errors('VM failures that are not reverts are -32016 with their own message, neve
   assert.equal([outOfGas.code, outOfGas.message], [-32016, 'VM execution failed: out of gas']);
   const allowance = await fails('eth_estimateGas', [{ to: store, data: iface.encodeFunctionData('set', [7n]), gas: '0x7530' }]);
   assert.equal([allowance.code, allowance.message], [-32016, 'gas required exceeds allowance (30000) or always failing transaction: out of gas']);
-  // Without a gas limit the bound is the pending block's gas limit (spec 2.8), not latest's: they differ while it moves to its target.
+  // Without a gas limit the bound is the pending block's gas limit, not latest's: they differ while it moves to its target.
   const [pending, latest] = await Promise.all(['pending', 'latest'].map((tag) => call('eth_getBlockByNumber', [tag, false])));
   assert.is.not(pending.gasLimit, latest.gasLimit);
   const always = await fails('eth_estimateGas', [{ to: invalid }]);

@@ -8,8 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, parseConfig } from '../../src/config.ts';
-import { HostedGate, loadApiKeys } from '../../src/rpc/hosted.ts';
+import { ConfigError, parseConfig } from '../../src/config/index.ts';
+import { HostedGate } from '../../src/rpc/hosted.ts';
+import { loadApiKeys } from '../../src/rpc/options.ts';
 import { defaultSwitches, isCallable } from '../../src/rpc/switches.ts';
 import { startTestNode, tempDir, type TestNode } from '../helpers/node.ts';
 import { post, waitUntil } from '../helpers/rpc.ts';
@@ -46,7 +47,7 @@ Hosted('no key: HTTP 401; an unknown key: HTTP 403; both with a JSON-RPC error t
   assert.is((await at(`/${OTHER_KEY}/`, 'eth_chainId')).json.result, '0x21');
 });
 
-Hosted('the hosted markers of spec 4.3: eth_call needs its block (-32602 naming it); eth_estimateGas without `to` stays served (README, Deviations)', async () => {
+Hosted('the hosted markers: eth_call needs its block (-32602 naming it); eth_estimateGas without `to` stays served (README, Deviations)', async () => {
   const dev = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';
   const { json } = await at(`/${KEY}`, 'eth_call', [{ to: dev }]);
   assert.is(json.error.code, -32602);

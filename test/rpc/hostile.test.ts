@@ -2,7 +2,7 @@
  * Hostile parameters get -32602 naming the parameter, never -32603 (docs/hardening.md "Hostile input"):
  * transactions the node would sign with a nonce or gas beyond 64 bits or gas × gas price beyond 256 bits,
  * a call moving more than its caller holds, a tracer object whose toString is not a function. (Params
- * nested 100,000 deep: test/rpc/workers.test.ts and the fuzz suite.) The node keeps serving.
+ * nested 100,000 deep: test/rpc/workers/pool.test.ts and the fuzz suite.) The node keeps serving.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import WebSocket from 'ws';
 import * as assert from 'uvu/assert';
-import { ConfigError, parseConfig } from '../../src/config.ts';
+import { ConfigError, parseConfig } from '../../src/config/index.ts';
 import { defaultSwitches, isCallable, resolveSwitches, SwitchError } from '../../src/rpc/switches.ts';
 import { startTestNode, tempDir, type TestNode } from '../helpers/node.ts';
 import { rpc, rpcError } from '../helpers/rpc.ts';

@@ -1,63 +1,11 @@
-import type { ChainReader } from '../../chain/reader.ts';
-import { ChainWriter, mergeHeadChanges, type HeadChange, type ImportOutcome } from '../../chain/writer.ts';
-import type { EventBus } from '../kernel/index.ts';
 import { spawn, type Actor } from '../kernel/index.ts';
-import type { NodeEvent } from '../events.ts';
-import type { BlockOrigin, ChainProtocol } from './protocol.ts';
+import { chainBehavior, type ChainDeps } from './behavior.ts';
+import type { ChainProtocol } from './protocol.ts';
 
 export type { BlockOrigin, ChainProtocol } from './protocol.ts';
+export type { ChainDeps } from './behavior.ts';
 
-/**
- * Chain data is the node's core: a failure escalates to a clean shutdown rather than a restart.
- * `observeImport`: told how long each import (a block, or a run of synced blocks) took.
- */
-export function spawnChain(
-  reader: ChainReader, bus: EventBus<NodeEvent>, onEscalate: (name: string, err: unknown) => void,
-  observeImport?: (seconds: number, blocks: number) => void,
-): Actor<ChainProtocol> {
-  const writer = new ChainWriter(reader);
-
-  function announce({ result, block }: ImportOutcome, origin: BlockOrigin): void {
-    if (result === 'IMPORTED_BEST' || result === 'IMPORTED_NOT_BEST') bus.publish({ type: 'chain.blockImported', block, best: result === 'IMPORTED_BEST', origin });
-  }
-
-  return spawn<ChainProtocol, ChainWriter>('chain', {
-    async init() {
-      await reader.store.open();
-      await writer.init();
-      return writer;
-    },
-    onTell: (s) => s,
-    onAsk: {
-      'block.build': async (s, req) => [s, await s.build(req)],
-      'block.import': async (s, { block, origin }) => {
-        const started = performance.now();
-        const outcome = await s.import(block);
-        observeImport?.((performance.now() - started) / 1000, 1);
-        announce(outcome, origin);
-        if (outcome.headChange) bus.publish({ type: 'chain.headChanged', ...outcome.headChange });
-        return [s, outcome];
-      },
-      'blocks.import': async (s, { blocks }) => {
-        const started = performance.now();
-        const outcomes = await s.importRun(blocks);
-        observeImport?.((performance.now() - started) / 1000, blocks.length);
-        let change: HeadChange | undefined;
-        for (const outcome of outcomes) {
-          announce(outcome, 'peer');
-          if (outcome.headChange) change = change ? mergeHeadChanges(change, outcome.headChange) : outcome.headChange;
-        }
-        if (change) bus.publish({ type: 'chain.headChanged', ...change });
-        return [s, outcomes];
-      },
-      'head.rewind': async (s, { number }) => {
-        const change = await s.rewind(number);
-        bus.publish({ type: 'chain.headChanged', ...change });
-        return [s, change];
-      },
-    },
-    async onStop() {
-      await reader.store.close();
-    },
-  }, { policy: { kind: 'escalate' }, onEscalate, mailboxSize: 1_000 });
+/** Chain data is the node's core: a failure escalates to a clean shutdown rather than a restart. */
+export function spawnChain(deps: ChainDeps, onEscalate: (name: string, err: unknown) => void): Actor<ChainProtocol> {
+  return spawn('chain', chainBehavior(deps), { policy: { kind: 'escalate' }, onEscalate, mailboxSize: 1_000 });
 }

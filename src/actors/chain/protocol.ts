@@ -5,12 +5,13 @@
  */
 import type { Block } from '../../chain/codec/block.ts';
 import type { BuildRequest, HeadChange, ImportOutcome, Template } from '../../chain/writer.ts';
+import type { BlockOrigin } from '../events.ts';
 
-/** Where a block came from: mined by this node, or received from a peer (gossip or sync). */
-export type BlockOrigin = 'local' | 'peer';
+export type { BlockOrigin };
 
 export type ChainProtocol = {
-  tell: { type: 'noop' };
+  /** The chain hears no events: every message is a question with an answer. */
+  tell: never;
   ask: {
     'block.build': { req: BuildRequest; res: Template };
     /** `origin` tells subscribers whether to announce the block (only blocks mined here are). */

@@ -2,24 +2,15 @@
 import { createActor, type Actor as MachineActor } from 'xstate';
 import { UNREF_CLOCK, type Clock } from '../../machines/clock.ts';
 import { hex, type Hex } from '../../chain/codec/bytes.ts';
-import type { LiveLogSource } from '../../chain/logs/liveLogs.ts';
+import { boundsOf, type LiveLogSource } from '../../chain/logs/liveLogs.ts';
 import type { LogEntry } from '../../chain/logs/logFilter.ts';
 import { Lru } from '../../chain/storage/lru.ts';
 import { NodeError } from '../../errors.ts';
 import { bufferedChanges, endReason, filterMachine } from '../../machines/filter.machine.ts';
-import { boundsOf } from '../../rpc/filterParams.ts';
 import type { ActorRef, Behavior } from '../kernel/index.ts';
 import { randomId, type LiveEvent } from '../liveEvents.ts';
+import { DEFAULT_FILTER_OPTIONS, type FilterOptions } from './options.ts';
 import type { FilterChange, FilterDefinition, FilterSupervisorProtocol } from './protocol.ts';
-
-export interface FilterOptions {
-  /** A filter not polled for this long is removed (spec part 8 leaves the period open; the reference uses 5 minutes). */
-  readonly idleTimeoutMs: number;
-  /** Entries a filter holds for its next poll; one more and it is dropped, and its id answers why. */
-  readonly maxBuffered: number;
-}
-
-export const DEFAULT_FILTER_OPTIONS: FilterOptions = Object.freeze({ idleTimeoutMs: 5 * 60_000, maxBuffered: 10_000 });
 
 /** Ended filters whose reason is remembered for the "filter not found" message. */
 const ENDED_REMEMBERED = 4096;

@@ -1,9 +1,10 @@
 import { spawn, type Actor } from '../kernel/index.ts';
-import { filterSupervisorBehavior, type FilterOptions, type FilterSupervisorDeps } from './behavior.ts';
+import { filterSupervisorBehavior, type FilterSupervisorDeps } from './behavior.ts';
+import type { FilterOptions } from './options.ts';
 import type { FilterSupervisorProtocol } from './protocol.ts';
 
 export type { FilterChange, FilterDefinition, FilterSupervisorProtocol } from './protocol.ts';
-export { DEFAULT_FILTER_OPTIONS, type FilterOptions } from './behavior.ts';
+export { DEFAULT_FILTER_OPTIONS, type FilterOptions } from './options.ts';
 
 /** Filters are client state the node may lose: after a failure the supervisor restarts empty ("filter not found"). */
 export function spawnFilterSupervisor(opts: FilterOptions, deps: Omit<FilterSupervisorDeps, 'self'>): Actor<FilterSupervisorProtocol> {

@@ -7,7 +7,7 @@
 import type { Hex } from '../../chain/codec/bytes.ts';
 import type { LogEntry } from '../../chain/logs/logFilter.ts';
 import type { FilterChange } from '../../machines/filter.machine.ts';
-import type { LiveLogFilter } from '../../rpc/filterParams.ts';
+import type { LiveLogFilter } from '../../chain/logs/liveLogs.ts';
 import type { LiveEvent } from '../liveEvents.ts';
 
 export type { FilterChange };

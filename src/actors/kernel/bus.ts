@@ -34,3 +34,22 @@ export function createEventBus<E extends { type: string }>(): EventBus<E> {
     },
   };
 }
+
+/**
+ * Who hears each event: per event type, per subscriber (by name), the tell the event becomes in that
+ * subscriber's protocol; a function answering undefined lets that event pass it by. `S` names every
+ * subscriber with its protocol.
+ */
+export type RoutingTable<E extends { type: string }, S extends Record<string, Protocol>> = {
+  readonly [T in E['type']]: { readonly [A in keyof S]?: (event: Extract<E, { type: T }>) => S[A]['tell'] | undefined };
+};
+
+/** Subscribes `ref` to every event `table` routes to `name`, as the tell the table makes of it. */
+export function attach<E extends { type: string }, S extends Record<string, Protocol>, A extends keyof S & string>(
+  bus: EventBus<E>, table: RoutingTable<E, S>, name: A, ref: ActorRef<S[A]>,
+): () => void {
+  return bus.subscribe(ref, (event) => {
+    const route = table[event.type as E['type']][name] as ((e: E) => S[A]['tell'] | undefined) | undefined;
+    return route?.(event);
+  });
+}

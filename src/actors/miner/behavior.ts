@@ -21,21 +21,13 @@ import {
 import type { ActorRef, Behavior } from '../kernel/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import type { TxPoolProtocol } from '../txpool/index.ts';
-import type { MinerProtocol, MiningMode, MiningStatus, SubmitResult, Work } from './protocol.ts';
+import type { MinerOptions, MiningMode } from './options.ts';
+import type { MinerProtocol, MiningStatus, SubmitResult, Work } from './protocol.ts';
 import { logger } from '../../log.ts';
 
 const log = logger('miner');
 
-export interface MinerOptions {
-  mode: MiningMode;
-  /** Interval between blocks in 'interval' mode. */
-  blockTimeMs: number;
-  coinbase: Uint8Array;
-  /** The minimum gas price the miner moves blocks toward (1 % per block). */
-  minGasPriceTarget: bigint;
-}
-
-/** Templates kept for late solutions (merged-mining.md §1); eth_getWork work likewise. */
+/** Templates kept for late solutions (docs/merged-mining.md "Flow"); eth_getWork work likewise. */
 export const TEMPLATES_KEPT = 20;
 /** Sibling blocks remembered as uncle candidates. */
 const SIBLINGS_KEPT = 32;
@@ -119,7 +111,7 @@ export function minerBehavior(
     return build(s);
   }
 
-  /** Seals the template a solution commits to and hands the block to the chain (merged-mining.md §1 step 5). */
+  /** Seals the template a solution commits to and hands the block to the chain (docs/merged-mining.md "Flow", step 4). */
   async function submit(s: MinerState, solution: ParentSolution): Promise<SubmitResult> {
     let compressed: Uint8Array;
     let tagged: Uint8Array;
@@ -226,8 +218,9 @@ export function minerBehavior(
           s.stale = true;
           if (s.mode === 'auto') scheduleAuto(s);
           break;
-        case 'chain.siblingImported':
-          remember(s.siblings, bytesToHex(headerHash(msg.header)) as Hex, msg.header, SIBLINGS_KEPT);
+        case 'chain.blockImported':
+          if (msg.best) break; // the head change that follows says it all
+          remember(s.siblings, bytesToHex(msg.block.hash) as Hex, msg.block.header, SIBLINGS_KEPT);
           s.stale = true;
           break;
         case 'mine.auto': {

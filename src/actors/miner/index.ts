@@ -2,11 +2,12 @@ import type { ChainView } from '../../chain/reader.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import { spawn, type Actor, type ActorRef } from '../kernel/index.ts';
 import type { TxPoolProtocol } from '../txpool/index.ts';
-import { minerBehavior, type MinerOptions } from './behavior.ts';
+import { minerBehavior } from './behavior.ts';
+import type { MinerOptions } from './options.ts';
 import type { MinerProtocol } from './protocol.ts';
 
-export type { MinerProtocol, MiningMode, MiningStatus, SubmitResult, Work } from './protocol.ts';
-export type { MinerOptions } from './behavior.ts';
+export type { MinerProtocol, MiningStatus, SubmitResult, Work } from './protocol.ts';
+export type { MinerOptions, MiningMode } from './options.ts';
 
 /** Templates are a cache: after a failure the miner restarts empty and rebuilds work on demand. */
 export function spawnMiner(opts: MinerOptions, deps: { reader: ChainView; chain: ActorRef<ChainProtocol>; txpool: ActorRef<TxPoolProtocol> }): Actor<MinerProtocol> {

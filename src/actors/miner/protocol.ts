@@ -1,16 +1,15 @@
 /**
  * The miner owns the block templates waiting for a merged-mining seal (the last 20, keyed by
- * hashForMergedMining, merged-mining.md §1), the sibling blocks it may include as uncles, the
+ * hashForMergedMining, docs/merged-mining.md "Flow"), the sibling blocks it may include as uncles, the
  * hash-rate reports, and the built-in mining client. Every solution, from the built-in client or
  * from an external miner through mnr_* or eth_submitWork, goes through the same `submit`.
  */
 import type { Hex } from '../../chain/codec/bytes.ts';
 import type { StateEdit } from '../../chain/execution/blockRunner.ts';
-import type { BlockHeader } from '../../chain/codec/header.ts';
+import type { Block } from '../../chain/codec/block.ts';
 import type { HeadChange, ImportResult, Template } from '../../chain/writer.ts';
 import type { ParentSolution } from '../../mergedmining/index.ts';
-
-export type MiningMode = 'auto' | 'interval' | 'off';
+import type { MiningMode } from './options.ts';
 
 /** The fields of mnr_getWork. */
 export interface Work {
@@ -40,7 +39,8 @@ export type MinerProtocol = {
     | { type: 'pool.txAdded'; pending: boolean }
     | { type: 'pool.txRemoved' }
     | ({ type: 'chain.headChanged' } & HeadChange)
-    | { type: 'chain.siblingImported'; header: BlockHeader }
+    /** A block that did not become the head is a sibling of the chain: a candidate uncle. */
+    | { type: 'chain.blockImported'; block: Block; best: boolean }
     | { type: 'mine.auto' }
     | { type: 'mine.tick' };
   ask: {

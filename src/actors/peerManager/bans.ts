@@ -11,7 +11,7 @@ export interface AddressBan {
 /**
  * Parses a ban target. The machine's own address (127.0.0.1, ::1, or a block holding it) and wildcard
  * addresses are refused, as the reference refuses loopback; other loopback addresses (127.0.0.2, …)
- * can be banned: on one machine they stand in for the hosts of a local testnet (docs/network.md "Bans").
+ * can be banned: on one machine they stand in for the hosts of a local testnet (docs/network.md "Scoring and bans").
  */
 export function parseAddressBan(text: string): AddressBan {
   const [ip, bits, extra] = text.trim().split('/');

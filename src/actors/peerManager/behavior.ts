@@ -6,6 +6,7 @@ import { NodeError } from '../../errors.ts';
 import { addressOf, AddressBook, requestStatus, type P2P, type PeerIdStr, type Status } from '../../p2p/index.ts';
 import type { ActorRef, Behavior } from '../kernel/index.ts';
 import { blockListOf, parseAddressBan, type AddressBan } from './bans.ts';
+import type { PeerManagerOptions } from './options.ts';
 import type { PeerManagerProtocol, PeerView, ScoringEntry } from './protocol.ts';
 import { isPunished, newReputation, recordEvent, type PeerEvent, type Reputation } from './scoring.ts';
 import { logger } from '../../log.ts';
@@ -16,21 +17,6 @@ const log = logger('p2p');
 export interface BanSnapshot {
   readonly peers: ReadonlyMap<PeerIdStr, number>;
   readonly addresses: ReturnType<typeof blockListOf>;
-}
-
-export interface PeerManagerOptions {
-  /** First punishment length (reference: 12 minutes). */
-  readonly punishmentMs: number;
-  /** Reputation records kept (reference: 100, least recently used dropped). */
-  readonly maxRecords: number;
-  /** Below this many connections the node dials remembered and discovered peers (docs/network.md "Discovery"). */
-  readonly minPeers: number;
-  /** Peers dialled at start and redialled while below the minimum. */
-  readonly bootnodes: readonly { peerId: PeerIdStr; address: string }[];
-  /** Where the remembered peers are kept; undefined: in memory only. */
-  readonly dataDir: string | undefined;
-  /** How often the dialer looks at the peer count. */
-  readonly dialIntervalMs: number;
 }
 
 /** A DHT random walk at most this often while below the minimum with nobody left to dial. */

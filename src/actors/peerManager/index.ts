@@ -1,10 +1,12 @@
 import { spawn, type Actor } from '../kernel/index.ts';
-import { peerManagerBehavior, type PeerManagerDeps, type PeerManagerOptions } from './behavior.ts';
+import { peerManagerBehavior, type PeerManagerDeps } from './behavior.ts';
+import type { PeerManagerOptions } from './options.ts';
 import type { PeerManagerProtocol } from './protocol.ts';
 
 export type { PeerManagerProtocol, PeerView, ScoringEntry } from './protocol.ts';
 export { ourStatus } from './behavior.ts';
 export type { PeerEvent } from './scoring.ts';
+export { DEFAULT_PEER_MANAGER_OPTIONS, type PeerManagerOptions } from './options.ts';
 
 /** Reputations are soft state: after a failure the manager restarts with a fresh table. */
 export function spawnPeerManager(

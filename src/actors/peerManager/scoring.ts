@@ -1,5 +1,5 @@
 /**
- * Peer reputation after the reference node (node-behaviour.md §12): counters per event, a score that
+ * Peer reputation after the reference node (docs/network.md "Scoring and bans"): counters per event, a score that
  * drops on bad events and recovers on good ones, punishment (a ban) on an invalid block, header or
  * message, lasting `baseMs × 1.1^previous punishments`, after which the record starts afresh.
  */

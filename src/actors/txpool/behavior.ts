@@ -1,7 +1,7 @@
 /**
  * The pool's behavior: admission (rules.ts), one lifecycle machine per transaction, pending vs
  * queued by nonce gaps, replacement, eviction, expiry, and what a new head (or a reorg, or a
- * rewind) means for each transaction (node-behaviour.md §4).
+ * rewind) means for each transaction (docs/chain.md "Transaction admission"; README "Transaction pool").
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bytesToHex } from '@ethereumjs/util';
@@ -19,7 +19,8 @@ import { PoolBook } from './book.ts';
 import type { TxJournal } from './journal.ts';
 import { inclusionOrder } from './order.ts';
 import type { PoolTx, TxPoolProtocol } from './protocol.ts';
-import { admissionProblem, DEFAULT_TXPOOL_OPTIONS, gasPriceOf, TxRefusedError, type TxPoolOptions } from './rules.ts';
+import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './options.ts';
+import { admissionProblem, gasPriceOf, TxRefusedError } from './rules.ts';
 
 interface Entry {
   readonly data: PoolTx;

@@ -4,10 +4,11 @@ import type { NodeEvent } from '../events.ts';
 import { txPoolBehavior } from './behavior.ts';
 import { TxJournal } from './journal.ts';
 import type { TxPoolProtocol } from './protocol.ts';
-import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './rules.ts';
+import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './options.ts';
 
 export type { PoolTx, TxPoolProtocol } from './protocol.ts';
-export { DEFAULT_TXPOOL_OPTIONS, TxRefusedError, type TxPoolOptions } from './rules.ts';
+export { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions } from './options.ts';
+export { TxRefusedError } from './rules.ts';
 
 /**
  * With a journal path the pool keeps what it admits there and takes it back at start, also when the

@@ -12,7 +12,7 @@ export const uintBytes = (n: bigint | number): Uint8Array => bigIntToUnpaddedByt
 
 /**
  * Java two's-complement bytes as the reference node writes difficulty, gas limit and minimum gas
- * price (node-behaviour.md §9): a leading `00` when the top bit is set, and zero as the single byte `00`.
+ * price (docs/chain.md "Header"): a leading `00` when the top bit is set, and zero as the single byte `00`.
  */
 export function signedBytes(n: bigint): Uint8Array {
   if (n === 0n) return new Uint8Array([0]);

@@ -1,5 +1,5 @@
 /**
- * The block header of this chain and its three encodings (node-behaviour.md §9, merged-mining.md §2):
+ * The block header of this chain and its three encodings (docs/chain.md "Header", docs/merged-mining.md "hashForMergedMining"):
  * - full: every field plus the three merged-mining fields (storage, network, uncle lists);
  * - hashing: fields 1–17 plus the parent-chain header (RSKIP92: coinbase and proof excluded) → block hash;
  * - merged-mining: fields 1–17 only → base of hashForMergedMining.
@@ -31,7 +31,7 @@ export interface BlockHeader {
   readonly parentChainHeader: Uint8Array;
   /** RSKIP92 Merkle proof: sibling hashes in display order, leaf level first. */
   readonly parentChainMerkleProof: Uint8Array;
-  /** Compressed coinbase: 8-byte count, SHA-256 midstate, tail (merged-mining.md §4). */
+  /** Compressed coinbase: 8-byte count, SHA-256 midstate, tail (docs/merged-mining.md "Compressed coinbase"). */
   readonly parentChainCoinbase: Uint8Array;
 }
 

@@ -82,7 +82,7 @@ export function decodeTx(raw: Uint8Array, common: Common): TypedTransaction {
     const msg = (err as Error).message;
     if (/chain ?id/i.test(msg)) throw new TxDecodeError('rejected', `invalid chain id: this chain's id is ${common.chainId()}`);
     if (/signature|high s/i.test(msg)) throw new TxDecodeError('rejected', `invalid transaction signature: ${msg.split('(')[0]!.trim()}`);
-    // EIP-3860, in the reference's words (node-behaviour.md §4).
+    // EIP-3860, in the reference's words (docs/chain.md "Transaction admission").
     if (/initcode size/i.test(msg)) throw new TxDecodeError('rejected', `transaction's init code size is invalid: ${msg.split('(')[0]!.trim()}`);
     throw new TxDecodeError('malformed', msg.split('(')[0]!.trim());
   }
@@ -330,7 +330,7 @@ async function runBlockTxs(
 
 /**
  * Shares a block's fees with the miners of the uncles it includes, after the reference's sibling
- * rule (node-behaviour.md §11): 10 % stays with the block's miner as publisher, the rest is split
+ * rule (docs/chain.md "Rewards and fees"): 10 % stays with the block's miner as publisher, the rest is split
  * equally among it and the uncles, and an uncle included k blocks late loses k × 5 % of its share
  * (burned). The coinbase received all fees during execution; the shares move from it.
  */

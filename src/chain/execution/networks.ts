@@ -1,5 +1,5 @@
 /**
- * The three networks this node knows (node-behaviour.md §8, §14): chain ids, genesis fields and
+ * The three networks this node knows (docs/chain.md "Networks"): chain ids, genesis fields and
  * the regtest development accounts (private key = keccak256 of the seed `cow`, `cow1`, …).
  */
 import { bytesToHex, privateToAddress } from '@ethereumjs/util';
@@ -16,12 +16,12 @@ export interface DevAccount {
 export interface Network {
   readonly name: NetworkName;
   readonly chainId: bigint;
-  /** Difficulty rules (node-behaviour.md §7). */
+  /** Difficulty rules (docs/chain.md "Difficulty"). */
   readonly durationLimitSec: bigint;
   readonly difficultyDivisor: bigint;
   readonly minimumDifficulty: bigint;
   readonly genesisDifficulty: bigint;
-  /** Block gas limit the miner moves toward by parent/1024 per block (§6). */
+  /** Block gas limit the miner moves toward by parent/1024 per block (docs/chain.md "Gas limit"). */
   readonly targetGasLimit: bigint;
   readonly genesisGasLimit: bigint;
   /** Accounts funded at genesis, in wei. */

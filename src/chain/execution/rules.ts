@@ -1,7 +1,7 @@
-/** Header rules shared by the miner (to build) and block import (to check). node-behaviour.md §5–§7. */
+/** Header rules shared by the miner (to build) and block import (to check). docs/chain.md "Difficulty", "Gas limit", "Minimum gas price". */
 import type { Network } from './networks.ts';
 
-/** Difficulty of a block after `parent` (node-behaviour.md §7; RSKIP97 never active here). */
+/** Difficulty of a block after `parent` (docs/chain.md "Difficulty"; RSKIP97 never active here). */
 export function nextDifficulty(net: Network, parent: { difficulty: bigint; timestamp: bigint }, timestamp: bigint, uncleCount: number): bigint {
   const delta = timestamp - parent.timestamp;
   if (net.name !== 'mainnet' && delta >= 600n) return net.minimumDifficulty;

@@ -9,6 +9,7 @@ import { bytesToHex } from '@ethereumjs/util';
 import type { Block, StoredReceipt } from '../codec/block.ts';
 import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from './logFilter.ts';
 import { Lru } from '../storage/lru.ts';
+import type { BlockTag } from '../blockTags.ts';
 
 /** Where the receipts of a block come from (the chain view). */
 export interface ReceiptSource {
@@ -25,6 +26,27 @@ export interface BlockBounds {
   readonly from?: bigint;
   readonly to?: bigint;
 }
+
+/** One end of a filter's block range: a number, or a tag read against the head of the moment. */
+export type RangeEnd = { readonly kind: 'tag'; readonly tag: BlockTag } | { readonly kind: 'number'; readonly number: bigint };
+
+export interface BlockRange {
+  readonly kind: 'range';
+  readonly from: RangeEnd;
+  readonly to: RangeEnd;
+}
+
+/** A log filter that follows new blocks (eth_newFilter, a `logs` subscription): what to match, and where. */
+export interface LiveLogFilter {
+  readonly criteria: LogCriteria;
+  readonly scope: BlockRange;
+}
+
+/** The numeric bounds a live filter applies to new blocks. */
+export const boundsOf = (r: BlockRange): BlockBounds => ({
+  from: r.from.kind === 'number' ? r.from.number : undefined,
+  to: r.to.kind === 'number' ? r.to.number : undefined,
+});
 
 /** Blocks whose logs are remembered; an evm_revert deeper than this reports no removed logs for the older blocks. */
 const RECENT_BLOCKS = 256;

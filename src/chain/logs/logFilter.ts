@@ -1,5 +1,5 @@
 /**
- * Log filter criteria and matching (spec 2.9 and 4.3 'Logs and filters'), pure and without I/O:
+ * Log filter criteria and matching (README "Logs, filters and WebSocket"), pure and without I/O:
  * one address or many, topics by position with `null` as a wildcard and alternatives as OR, extra
  * log topics beyond the filter's length always match. Also the bloom pre-check of a block.
  */

@@ -1,6 +1,6 @@
 /**
  * Log queries over a range of canonical blocks, answered from the log index (src/chain/logs/logIndex.ts)
- * with the limits of spec part 8: a range of at most 2,000 blocks is answered whatever the number of
+ * with the limits of README "Limits": a range of at most 2,000 blocks is answered whatever the number of
  * logs; a longer range only while it returns at most 10,000 logs, and otherwise the error names a
  * range that fits, so a client can split its query.
  *

@@ -1,5 +1,5 @@
 /**
- * chain_* (rpc-methods.md §9): raw headers and receipts, and receipt inclusion proofs against a
+ * chain_* (README "Method support"): raw headers and receipts, and receipt inclusion proofs against a
  * block's receiptsRoot.
  */
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';

@@ -1,5 +1,5 @@
 /**
- * evm_* developer controls (rpc-methods.md §6): snapshots of the head, rewinding to them, mining on
+ * evm_* developer controls (README "Developer controls (evm_*)", docs/rpc-compatibility.md "Developer controls"): snapshots of the head, rewinding to them, mining on
  * demand, stopping and starting block production, and moving block time forward; plus the names
  * Hardhat's and Foundry's tooling call them by (docs/rpc-compatibility.md "Developer controls").
  * Served on a regtest node outside hosted mode only.

@@ -2,7 +2,8 @@
 import type { RpcDeps } from '../deps.ts';
 import type { Methods } from '../method.ts';
 import { withRevertCode } from '../revertCode.ts';
-import { applySwitches, enabledModules, type RpcSwitches } from '../switches.ts';
+import { applySwitches } from '../method.ts';
+import { enabledModules, type RpcSwitches } from '../switches.ts';
 import { chainModule } from './chain.ts';
 import { debugModule } from './debug.ts';
 import { ethModule } from './eth/index.ts';

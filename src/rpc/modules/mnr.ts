@@ -1,5 +1,5 @@
 /**
- * mnr_*: merged-mining work and submissions (merged-mining.md §7). Hex parameters are plain hex
+ * mnr_*: merged-mining work and submissions (docs/merged-mining.md "Submissions"). Hex parameters are plain hex
  * (a `0x` prefix is tolerated); undecodable submissions are -32602, refused solutions -33000.
  */
 import { quantity, type Hex } from '../../chain/codec/bytes.ts';
@@ -35,7 +35,7 @@ const txCount: Param<number> = (raw, name) => {
 
 const ascii = (s: string): Hex => `0x${Buffer.from(s, 'ascii').toString('hex')}`;
 
-/** SubmittedBlockInfo (merged-mining.md §7.2). */
+/** SubmittedBlockInfo (docs/merged-mining.md "Submissions"). */
 const submittedBlockInfo = (r: SubmitResult) => ({
   blockImportedResult: ascii(r.result), blockHash: r.blockHash, blockIncludedHeight: quantity(r.number),
 });

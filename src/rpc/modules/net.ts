@@ -8,6 +8,6 @@ export const netModule = (deps: Pick<RpcDeps, 'reader' | 'peers'>) => ({
   net_listening: method([], async () => (await deps.peers.ask('p2p.info', {})).listening),
   /** Connected peers that completed the status handshake. */
   net_peerCount: method([], async () => quantity((await deps.peers.ask('peers.list', {})).length)),
-  /** "<short peer id> | <host>:<port>" per connected peer (spec 4.3). */
+  /** "<short peer id> | <host>:<port>" per connected peer. */
   net_peerList: method([], async () => (await deps.peers.ask('peers.list', {})).map((p) => `${p.id.slice(-8)} | ${p.host}:${p.port}`)),
 });

@@ -1,5 +1,5 @@
 /**
- * personal_* (rpc-methods.md §8): the node's accounts and their encrypted keystore. Wrong
+ * personal_* (README "Accounts and keystore"): the node's accounts and their encrypted keystore. Wrong
  * passphrases, unknown accounts and malformed keys are -32602 with the reason, and change nothing.
  */
 import type { Wallet } from '../../accounts/wallet.ts';

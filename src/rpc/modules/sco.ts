@@ -1,4 +1,4 @@
-/** sco_*: peer scoring and bans (rpc-methods.md §12). */
+/** sco_*: peer scoring and bans (docs/network.md "Scoring and bans"). */
 import type { ScoringEntry } from '../../actors/peerManager/index.ts';
 import type { RpcDeps } from '../deps.ts';
 import { method } from '../method.ts';

@@ -1,12 +1,13 @@
 /**
- * trace_* (rpc-methods.md §10): parity-style traces of a transaction, a block, or a filtered block
+ * trace_* (README "Tracing"): parity-style traces of a transaction, a block, or a filtered block
  * range, by re-execution.
  */
 import type { Block } from '../../chain/codec/block.ts';
 import { hex } from '../../chain/codec/bytes.ts';
 import { callFrameTracer } from '../../tracing/frames.ts';
 import { parityTraces, type ParityTrace } from '../../tracing/parity.ts';
-import { findBlock, tagHeight } from '../blocks.ts';
+import { tagHeight } from '../../chain/blockTags.ts';
+import { findBlock } from '../blocks.ts';
 import type { EvmDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
 import { method } from '../method.ts';

@@ -1,5 +1,5 @@
 /**
- * txpool_* (rpc-methods.md §11): the pool by sender (lowercase, no 0x) and nonce (decimal), with
+ * txpool_* (README "Transaction pool"): the pool by sender (lowercase, no 0x) and nonce (decimal), with
  * the reference's value formats: gas price and value as Java signed bytes, a creation's `to` as 0x00.
  */
 import type { PoolTx } from '../../actors/txpool/index.ts';

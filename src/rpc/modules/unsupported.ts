@@ -1,5 +1,5 @@
 /**
- * Groups this node does not serve, by design (spec 4.2): each method answers -32601 saying why,
+ * Groups this node does not serve, by design (README "Method support"): each method answers -32601 saying why,
  * and nothing runs.
  */
 import { unavailable, type Methods } from '../method.ts';

@@ -1,6 +1,6 @@
 /**
  * A node that holds no keys (hosted mode, testnet, mainnet) has no wallet, as the reference's
- * wallet-disabled modules (node-behaviour.md §1): eth_accounts is [] by itself, and signing
+ * wallet-disabled modules (README "Accounts and keystore"): eth_accounts is [] by itself, and signing
  * methods refuse with a reason instead of looking for a key.
  */
 import { INVALID_PARAMS, RpcError, WALLET_DISABLED } from '../errors.ts';

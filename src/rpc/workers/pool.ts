@@ -6,39 +6,22 @@
  * interrupted otherwise) and replaced on the next demand. The queue is bounded: past it a request is
  * refused at once. Every request settles: with the worker's answer (JSON text) or with an error.
  */
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { NodeError } from '../../errors.ts';
 import { RpcError } from '../errors.ts';
 import { JsonText } from '../json.ts';
+import type { RpcWorkerOptions } from './options.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
 import { logger } from '../../log.ts';
 
 const log = logger('rpcWorkers');
 
-export const DEFAULT_RPC_WORKER_OPTIONS = {
-  size: availableParallelism(), timeoutMs: 5_000,
-} as const;
-/** Requests that may wait per worker: more could not start before a 5 s deadline anyway. */
-export const QUEUED_PER_WORKER = 32;
 /**
  * Requests a worker holds at once. More than one hides the messages' latency (a worker picks up the
  * next request as soon as one awaits the database); a worker terminated for one of them (deadline,
  * client gone) hands the others back to the queue.
  */
 export const IN_FLIGHT_PER_WORKER = 16;
-/** --rpc-gas-cap's default. */
-export const DEFAULT_GAS_CAP = 50_000_000n;
-
-export interface RpcWorkerOptions {
-  /** Worker threads (--rpc-workers), started on demand. */
-  readonly size: number;
-  /** Deadline of one request, from its arrival, waiting included (--rpc-evm-timeout). */
-  readonly timeoutMs: number;
-  /** Requests waiting for a worker; past it a request is refused with LIMIT_EXCEEDED. */
-  readonly maxQueued: number;
-}
-
 interface Job {
   readonly method: string;
   readonly params: unknown[];

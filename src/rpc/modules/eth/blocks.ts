@@ -1,4 +1,4 @@
-/** eth_* block, transaction and receipt lookups (spec 4.3 'Blocks and transactions'): null when not found. */
+/** eth_* block, transaction and receipt lookups (README "Method support"): null when not found. */
 import { hex, quantity, ZERO_HASH } from '../../../chain/codec/bytes.ts';
 import type { Block } from '../../../chain/codec/block.ts';
 import { findBlock, isPending } from '../../blocks.ts';
@@ -60,7 +60,7 @@ export const ethBlockMethods = (deps: RpcDeps) => {
       const receipts = block && await reader.getReceipts(block.hash);
       return block && receipts ? block.txs.map((_, i) => formatReceipt(block, receipts, i)) : null;
     }),
-    /** Pending transactions sent from the accounts this node holds (spec 2.5: zero block hash, null number). */
+    /** Pending transactions sent from the accounts this node holds (zero block hash, null number: README "Method support"). */
     eth_pendingTransactions: method([], async () => {
       const { pending: txs } = await deps.txpool.ask('pool.list', {});
       const held = new Set(deps.wallet?.accounts());

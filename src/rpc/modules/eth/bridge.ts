@@ -1,5 +1,5 @@
 /**
- * eth_bridgeState (rpc-methods.md §4.4) with what this node really knows. The chain has no bridge
+ * eth_bridgeState (README "Bridge state") with what this node really knows. The chain has no bridge
  * contract and the node follows no parent chain, so nothing waits for signatures and the parent
  * chain's height is unknown (an 80-byte parent-chain header does not carry it): the height is
  * reported as 0. What the node does see is the parent-chain header merge-mined into its head block.

@@ -1,4 +1,4 @@
-/** eth_call, eth_estimateGas, eth_sendRawTransaction (spec 4.3 'Calls and transactions'); the signing ones are in wallet.ts. */
+/** eth_call, eth_estimateGas, eth_sendRawTransaction (README "Method support"); the signing ones are in wallet.ts. */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { fromHex, hex } from '../../../chain/codec/bytes.ts';
 import type { CallResult, TouchedState } from '../../../chain/calls.ts';
@@ -16,7 +16,7 @@ import { submitTx } from '../../transactions.ts';
 /** Largest signed transaction accepted (reference: 128 KiB). */
 const MAX_RAW_TX_BYTES = 131_072;
 
-/** The reference's revert error (rpc-methods.md §4.1): -32015, reason decoded from Error(string), raw data in `data`. */
+/** The reference's revert error (docs/rpc-compatibility.md "Revert errors"): -32015, reason decoded from Error(string), raw data in `data`. */
 function revertError(result: CallResult): NodeError {
   const reason = revertReason(result.returnValue);
   const text = reason === undefined ? 'transaction reverted' : `revert ${reason}`;

@@ -1,5 +1,5 @@
 /**
- * Polling filters (spec 4.3 'Logs and filters', part 3): install, poll, read, uninstall. The filter
+ * Polling filters (README "Logs, filters and WebSocket"): install, poll, read, uninstall. The filter
  * supervisor owns them; an unknown, expired, uninstalled or dropped id is -32000 "filter not found"
  * with the reason, never an empty answer.
  */

@@ -1,11 +1,12 @@
-/** eth_getLogs (spec 4.3 'Logs and filters', limits of part 8). */
+/** eth_getLogs (README "Logs, filters and WebSocket"; limits: README "Limits"). */
 import { quantity } from '../../../chain/codec/bytes.ts';
 import { blockLogEntries, bloomMayMatch, matchesLog, type LogCriteria, type LogEntry } from '../../../chain/logs/logFilter.ts';
 import type { ChainView } from '../../../chain/reader.ts';
 import type { PendingBlock } from '../../pending.ts';
-import { tagHeight } from '../../blocks.ts';
+import { tagHeight } from '../../../chain/blockTags.ts';
 import { invalidParams } from '../../errors.ts';
-import { logQuery, type LogQuery, type RangeEnd } from '../../filterParams.ts';
+import type { RangeEnd } from '../../../chain/logs/liveLogs.ts';
+import { logQuery, type LogQuery } from '../../filterParams.ts';
 import { logJson } from '../../format.ts';
 import { JsonArrayText } from '../../json.ts';
 import { method } from '../../method.ts';

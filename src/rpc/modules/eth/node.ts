@@ -1,9 +1,9 @@
-/** eth_* methods about the node itself (spec 4.3 'Node and network'). */
+/** eth_* methods about the node itself (README "Method support"). */
 import { hex, quantity } from '../../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';
 
-/** Highest wire capability the reference node reports (rpc-methods.md §4.4). */
+/** Highest wire capability the reference node reports. */
 export const PROTOCOL_VERSION = '0x3e';
 
 export const ethNodeMethods = (deps: RpcDeps) => ({

@@ -1,4 +1,4 @@
-/** eth_* state reads at any block (spec 4.3 'Accounts and state'). */
+/** eth_* state reads at any block (README "Method support"). */
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import { Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { hex, quantity, uintBytes } from '../../../chain/codec/bytes.ts';

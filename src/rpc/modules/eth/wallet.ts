@@ -1,4 +1,4 @@
-/** eth_sign and eth_sendTransaction: signed by the node's unlocked accounts (spec 4.3, 5.3; rpc-methods.md §4.2). */
+/** eth_sign and eth_sendTransaction: signed by the node's unlocked accounts (README "Accounts and keystore"). */
 import type { Wallet } from '../../../accounts/wallet.ts';
 import { hex } from '../../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../../deps.ts';

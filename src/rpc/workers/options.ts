@@ -1,0 +1,19 @@
+/** The RPC worker threads' options (--rpc-workers, --rpc-evm-timeout, --rpc-gas-cap) and their defaults. */
+import { availableParallelism } from 'node:os';
+
+export const DEFAULT_RPC_WORKER_OPTIONS = {
+  size: availableParallelism(), timeoutMs: 5_000,
+} as const;
+/** Requests that may wait per worker: more could not start before a 5 s deadline anyway. */
+export const QUEUED_PER_WORKER = 32;
+/** --rpc-gas-cap's default. */
+export const DEFAULT_GAS_CAP = 50_000_000n;
+
+export interface RpcWorkerOptions {
+  /** Worker threads (--rpc-workers), started on demand. */
+  readonly size: number;
+  /** Deadline of one request, from its arrival, waiting included (--rpc-evm-timeout). */
+  readonly timeoutMs: number;
+  /** Requests waiting for a worker; past it a request is refused with LIMIT_EXCEEDED. */
+  readonly maxQueued: number;
+}

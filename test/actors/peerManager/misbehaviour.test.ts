@@ -1,0 +1,144 @@
+/** A peer that gossips an invalid block is scored down, banned, disconnected, and refused when it dials again. */
+import { ethers } from 'ethers';
+import { rmSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { encodeBlock, makeBlock } from '../../../src/chain/codec/block.ts';
+import { createP2P, encodeStatus, gossipTopics, STATUS_PROTOCOL, topicScoreParams, type P2P } from '../../../src/p2p/index.ts';
+import { startTestnet, type TestnetNode } from '../../../testnet/harness.ts';
+import { startTestNode, tempDir } from '../../helpers/node.ts';
+import { rpc, waitUntil } from '../../helpers/rpc.ts';
+
+const Misbehaviour = suite('peer misbehaviour');
+
+/**
+ * A bare libp2p host that speaks the protocol well enough to pass the handshake (same chain, same
+ * genesis) and subscribes to both topics, dialled into `target`. No DHT of ours: nobody discovers it.
+ */
+async function evilPeer(target: TestnetNode, dataDir: string) {
+  const genesis = (await target.node.reader.canonicalBlock(0n))!;
+  const topics = gossipTopics('regtest', genesis.hash);
+  const evil = await createP2P({
+    dataDir, host: '127.0.0.1', port: 0, announce: [], maxPeers: 8, maxMessageBytes: 1 << 20, requestTimeoutMs: 5_000,
+    dhtProtocol: '/evil/kad/1.0.0', topicScores: topicScoreParams(topics), isBanned: () => false,
+  });
+  await evil.serve(STATUS_PROTOCOL, 1024, async () => encodeStatus({
+    chainId: 33n, genesisHash: genesis.hash, headHash: genesis.hash, headNumber: 0n, totalDifficulty: 1n,
+  }));
+  evil.onGossip(topics.blocks, async () => 'accept');
+  evil.onGossip(topics.txs, async () => 'accept');
+  await evil.dial(target.node.p2p.multiaddrs[0]!);
+  return { evil, genesis, topics };
+}
+
+Misbehaviour('an invalid block gets its sender banned and its next dial refused', async () => {
+  const net = await startTestnet({ nodes: 1, miners: [] });
+  const target = net.nodes[0]!;
+  const evilDir = tempDir('mmnode-evil-');
+  let evil: P2P | undefined;
+  try {
+    const peer = await evilPeer(target, evilDir);
+    evil = peer.evil;
+    const { genesis, topics } = peer;
+    await waitUntil(async () => (await rpc(target.url, 'net_peerCount')) === '0x1', { what: 'the peer connected' });
+
+    // Blocks on genesis whose merged-mining proof is missing (a new one per try: gossip drops repeats).
+    let attempt = 0n;
+    const forged = () => makeBlock({ ...genesis.header, parentHash: genesis.hash, number: 1n, timestamp: 10n + attempt++, gasLimit: genesis.header.gasLimit }, []);
+    const scored = async () => ((await rpc(target.url, 'sco_peerList')) as { invalidBlocks: number; goodReputation: boolean; type: string }[])
+      .find((e) => e.type === 'node' && e.invalidBlocks > 0);
+    const entry = await waitUntil(async () => {
+      await evil!.publish(topics.blocks, encodeBlock(forged()));
+      return scored();
+    }, { what: 'the invalid block scored', timeoutMs: 15_000 });
+    assert.is(entry.goodReputation, false);
+    assert.is(await rpc(target.url, 'eth_blockNumber'), '0x0', 'the chain is untouched');
+    await waitUntil(async () => (await rpc(target.url, 'net_peerCount')) === '0x0', { what: 'the peer disconnected' });
+
+    // Dialing again is refused by the connection gater.
+    await evil.dial(target.node.p2p.multiaddrs[0]!).catch(() => {});
+    await new Promise((r) => setTimeout(r, 300)); // a refused connection would have shown up by now
+    assert.is(evil.peers().length, 0);
+    assert.is(await rpc(target.url, 'net_peerCount'), '0x0');
+    const summary = await rpc(target.url, 'sco_reputationSummary');
+    assert.ok(summary.invalidBlocks >= 1);
+    assert.is(summary.badReputationCount, 1);
+    assert.is(summary.punishments, 1);
+  } finally {
+    await evil?.stop();
+    rmSync(evilDir, { recursive: true, force: true });
+    await net.stop();
+  }
+});
+
+Misbehaviour('gossiped transactions: one no state could admit is penalised and not relayed, one our state refuses is ignored without penalty', async () => {
+  const net = await startTestnet({ nodes: 2, miners: [] });
+  const [target, bystander] = net.nodes;
+  const evilDir = tempDir('mmnode-evil-');
+  let evil: P2P | undefined;
+  try {
+    const peer = await evilPeer(target!, evilDir);
+    evil = peer.evil;
+    const { topics } = peer;
+    await waitUntil(async () => (await rpc(target!.url, 'net_peerCount')) === '0x2', { what: 'the peer connected' });
+    const counters = async (url: string) => ((await rpc(url, 'sco_peerList')) as { type: string; validTransactions: number; invalidTransactions: number }[]).filter((e) => e.type === 'node');
+    const penalised = async (url: string) => (await counters(url)).some((e) => e.invalidTransactions > 0);
+
+    // A transfer from an account with nothing: refused for our state's sake (funds), not the sender's fault.
+    const poor = new ethers.Wallet(`0x${'42'.repeat(32)}`);
+    const unfunded = await poor.signTransaction({ to: poor.address, value: 1n, nonce: 0, gasLimit: 21_000, gasPrice: 0, chainId: 33 });
+    await evil.publish(topics.txs, ethers.getBytes(unfunded));
+    // Gas below the intrinsic cost: no state could admit it.
+    const hopeless = await poor.signTransaction({ to: poor.address, value: 0n, nonce: 0, gasLimit: 20_000, gasPrice: 0, chainId: 33 });
+    await evil.publish(topics.txs, ethers.getBytes(hopeless));
+    await waitUntil(() => penalised(target!.url), { what: 'the hopeless transaction penalised' });
+    await new Promise((r) => setTimeout(r, 500)); // a relayed message, or a second penalty, would have shown by now
+    assert.is((await counters(target!.url)).reduce((sum, e) => sum + e.invalidTransactions, 0), 1, 'only the hopeless one counts against the sender');
+    assert.is(await penalised(bystander!.url), false, 'the target relayed neither: the bystander never saw them');
+    assert.equal(await rpc(target!.url, 'txpool_status'), { pending: 0, queued: 0 });
+  } finally {
+    await evil?.stop();
+    rmSync(evilDir, { recursive: true, force: true });
+    await net.stop();
+  }
+});
+
+Misbehaviour('sco_banAddress takes addresses and CIDR blocks, refuses the machine\'s own address, and unbans', async () => {
+  const net = await startTestnet({ nodes: 1, miners: [] });
+  const url = net.nodes[0]!.url;
+  try {
+    assert.is(await rpc(url, 'sco_banAddress', ['192.168.51.1']), null);
+    assert.is(await rpc(url, 'sco_banAddress', ['10.0.0.0/8']), null);
+    assert.equal(await rpc(url, 'sco_bannedAddresses'), ['192.168.51.1', '10.0.0.0/8']);
+    const bad = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sco_banAddress', params: ['127.0.0.1'] }) }).then((r) => r.json() as Promise<{ error: { code: number; message: string } }>);
+    assert.is(bad.error.code, -32602);
+    assert.match(bad.error.message, /own address/);
+    const block = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sco_banAddress', params: ['127.0.0.0/24'] }) }).then((r) => r.json() as Promise<{ error: { code: number } }>);
+    assert.is(block.error.code, -32602, 'a block holding 127.0.0.1 is refused too');
+    assert.is(await rpc(url, 'sco_unbanAddress', ['10.0.0.0/8']), null);
+    assert.equal(await rpc(url, 'sco_bannedAddresses'), ['192.168.51.1']);
+  } finally {
+    await net.stop();
+  }
+});
+
+Misbehaviour('a peer of another chain is dropped after the handshake', async () => {
+  const net = await startTestnet({ nodes: 1, miners: [] });
+  const target = net.nodes[0]!;
+  const other = await startTestNode({
+    network: 'testnet', mining: 'off',
+    p2p: { host: '127.0.0.1', port: 0, announce: [], bootnodes: [target.node.p2p.multiaddrs[0]!], minPeers: 8, maxPeers: 8, punishmentMs: 60_000 },
+  });
+  try {
+    const entry = await waitUntil(async () => ((await rpc(target.url, 'sco_peerList')) as { invalidNetworks: number }[]).find((e) => e.invalidNetworks > 0),
+      { what: 'the wrong-chain peer scored' });
+    assert.ok(entry);
+    assert.is(await rpc(target.url, 'net_peerCount'), '0x0');
+    assert.is(await rpc(other.url, 'net_peerCount'), '0x0');
+  } finally {
+    await other.stop();
+    await net.stop();
+  }
+});
+
+Misbehaviour.run();

@@ -1,0 +1,224 @@
+/**
+ * The RPC workers (docs/rpc-workers.md) on real nodes: a call that loops until its deadline is
+ * answered -32005 while other requests are answered meanwhile, and its worker is replaced; a full
+ * queue is refused at once; a client that goes away cancels its work; the gas cap; debug_traceCall;
+ * bad input is -32602 naming the parameter; and the built node (dist/main.mjs) runs its workers too.
+ */
+import { rmSync } from 'node:fs';
+import { suite } from 'uvu';
+import WebSocket from 'ws';
+import * as assert from 'uvu/assert';
+import { ConfigError, parseConfig } from '../../../src/config/index.ts';
+import { QUEUED_PER_WORKER } from '../../../src/rpc/workers/options.ts';
+import { IN_FLIGHT_PER_WORKER } from '../../../src/rpc/workers/pool.ts';
+import { WORKER_METHODS, workerMethods } from '../../../src/rpc/workers/methods.ts';
+import type { ChainView } from '../../../src/chain/reader.ts';
+import { startChildNode, startTestNode, tempDir } from '../../helpers/node.ts';
+import { post, rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';
+import { SENDER } from '../../helpers/traceFixture.ts';
+
+const Workers = suite('RPC workers');
+
+/** Init code that jumps back to its start forever: it ends only when its gas runs out. */
+const LOOP = '0x5b600056';
+/** Deploys a contract that loops while more than 10,000 gas is left (bench/heavy.ts has its code). */
+const BURNER_INIT = '0x600f600c600039600f6000f35b5a6127101015600d576000565b00';
+/** A call of the identity precompile: it returns its input. */
+const ECHO = { to: '0x0000000000000000000000000000000000000004', data: '0x1234' };
+
+/** Deploys LOOP as a contract's code (eth_call needs a `to`): PUSH4 LOOP, PUSH1 0, MSTORE, RETURN its 4 bytes. */
+async function deployLoop(url: string): Promise<{ to: string }> {
+  const raw = await SENDER.signTransaction({ type: 0, chainId: 33, gasPrice: 0, nonce: 0, gasLimit: 100_000, data: `0x63${LOOP.slice(2)}6000526004601cf3` });
+  const hash = await rpc(url, 'eth_sendRawTransaction', [raw]);
+  return { to: (await waitUntil(() => rpc(url, 'eth_getTransactionReceipt', [hash]), { what: 'the loop deployed' })).contractAddress };
+}
+
+/** Sends a request and notes the order in which answers arrive. */
+function ordered(url: string) {
+  const order: string[] = [];
+  return {
+    order,
+    send: async (label: string, method: string, params: unknown[]) => {
+      const { json } = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+      order.push(label);
+      return json;
+    },
+  };
+}
+
+Workers('flags: --rpc-workers, --rpc-evm-timeout and --rpc-gas-cap, positive whole numbers', () => {
+  const c = parseConfig(['--rpc-workers', '3', '--rpc-evm-timeout', '2500', '--rpc-gas-cap', '1000000']);
+  assert.equal([c.rpcWorkers, c.rpcEvmTimeoutMs, c.rpcGasCap], [3, 2500, 1_000_000n]);
+  const defaults = parseConfig([]);
+  assert.equal([defaults.rpcWorkers, defaults.rpcEvmTimeoutMs, defaults.rpcGasCap], [undefined, undefined, undefined]);
+  for (const [flag, value] of [['--rpc-workers', '0'], ['--rpc-evm-timeout', '1.5'], ['--rpc-gas-cap', '0'], ['--rpc-gas-cap', '5e7']]) {
+    assert.throws(() => parseConfig([flag!, value!]), (e: Error) => e instanceof ConfigError && e.message.startsWith(flag!));
+  }
+});
+
+Workers('every method that runs the EVM is served by the workers, and no other', () => {
+  const served = Object.keys(workerMethods({ reader: {} as ChainView, calls: {} as never, replayer: {} as never, gasCap: 1n }));
+  assert.equal(served.sort(), Object.keys(WORKER_METHODS).sort());
+});
+
+Workers('a call looping past its deadline: -32005 naming the timeout, other requests answered first, the worker replaced', async () => {
+  // The node's deadline is long (a replacement worker takes seconds to start under tsx); the loop asks for 3 s (room for the other answers on a loaded machine).
+  const node = await startTestNode({ rpcWorkers: 1, rpcEvmTimeoutMs: 60_000, rpcGasCap: 10n ** 12n });
+  try {
+    assert.is(await rpc(node.url, 'eth_call', [ECHO]), '0x1234', 'the worker answers');
+    const { order, send } = ordered(node.url);
+    const loop = send('loop', 'debug_traceCall', [{ data: LOOP }, 'latest', { tracer: 'callTracer', timeout: '3s' }]);
+    // The loop holds the only worker; the main thread still answers.
+    while (node.node.workers.stats().running === 0) await new Promise((r) => setTimeout(r, 5));
+    const head = await send('blockNumber', 'eth_blockNumber', []);
+    assert.is(head.result, '0x0');
+    // A call handed to the same worker behind the loop is run again by the next worker, not failed with it.
+    const behind = send('behind', 'eth_call', [ECHO]);
+    const looped = await loop;
+    assert.is((await behind).result, '0x1234');
+    assert.equal(order.slice(0, 2), ['blockNumber', 'loop']);
+    assert.is(looped.error.code, -32005);
+    assert.match(looped.error.message, /debug_traceCall did not finish within 3000 ms \(this node's --rpc-evm-timeout is 60000 ms\)/);
+    assert.is(await rpc(node.url, 'eth_call', [ECHO]), '0x1234', 'a new worker serves the next call');
+    assert.is(node.node.workers.stats().workers, 1);
+  } finally {
+    await node.stop();
+  }
+});
+
+Workers('a full queue is refused at once with -32005; clients that go away cancel their work, running or waiting', async () => {
+  // No deadline to speak of and no gas cap to end the loops: only cancellation stops them.
+  const node = await startTestNode({ rpcWorkers: 1, rpcEvmTimeoutMs: 3_600_000, rpcGasCap: 10n ** 15n });
+  try {
+    assert.is(await rpc(node.url, 'eth_call', [ECHO]), '0x1234');
+    const loop = await deployLoop(node.url);
+    const gone = new AbortController();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [loop] });
+    const loops = Array.from({ length: IN_FLIGHT_PER_WORKER + QUEUED_PER_WORKER }, () =>
+      fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: gone.signal }).catch(() => undefined));
+    await waitUntil(() => node.node.workers.stats().queued === QUEUED_PER_WORKER, { what: 'a worker full of loops and a full queue' });
+    const refused = await rpcError(node.url, 'eth_call', [ECHO]);
+    assert.is(refused.code, -32005);
+    assert.match(refused.message, /node busy: 1 workers busy and 32 requests waiting/);
+    gone.abort();
+    await Promise.all(loops);
+    await waitUntil(() => node.node.workers.stats().running === 0 && node.node.workers.stats().queued === 0, { what: 'the cancelled work gone' });
+    assert.is(await rpc(node.url, 'eth_call', [ECHO]), '0x1234', 'the node serves again');
+  } finally {
+    await node.stop();
+  }
+});
+
+Workers('the gas cap bounds eth_call, eth_estimateGas and debug_traceCall; gas beyond uint64 is -32602', async () => {
+  const node = await startTestNode({ rpcWorkers: 1, rpcGasCap: 100_000n });
+  try {
+    const loop = await rpcError(node.url, 'eth_call', [{ ...await deployLoop(node.url), gas: '0x989680' }]);
+    assert.equal([loop.code, loop.message], [-32016, 'VM execution failed: out of gas']);
+    const top = await rpc(node.url, 'debug_traceCall', [{ ...ECHO, gas: '0x989680' }, 'latest', { tracer: 'callTracer' }]);
+    assert.is(top.gas, '0x186a0', 'the capped gas');
+    assert.is(top.output, '0x1234');
+    const estimate = await rpcError(node.url, 'eth_estimateGas', [{ data: LOOP }]);
+    assert.match(estimate.message, /gas required exceeds allowance \(100000\)/);
+    const huge = await rpcError(node.url, 'eth_call', [{ ...ECHO, gas: `0x1${'0'.repeat(16)}` }]);
+    assert.is(huge.code, -32602);
+    assert.match(huge.message, /0 \(call\)\.gas/);
+  } finally {
+    await node.stop();
+  }
+});
+
+Workers('debug_traceCall: struct logs of the call on the state after a block, as debug_traceTransaction writes them; eth_call over WebSocket', async () => {
+  const node = await startTestNode({ rpcWorkers: 1 });
+  try {
+    // PUSH1 2, PUSH1 3, ADD, then the end of the code.
+    const t = await rpc(node.url, 'debug_traceCall', [{ data: '0x6002600301' }, '0x0']);
+    assert.equal(t.structLogs.map((s: any) => s.op), ['PUSH1', 'PUSH1', 'ADD']);
+    assert.equal(t.structLogs[2].stack, ['0x2', '0x3']);
+    assert.is(t.failed, false);
+    assert.is(t.gas, 21_000 + 32_000 + 2 * 16 + 3 * 16 + 3 * 3 + 2, 'intrinsic (creation, data, init code word) and execution gas');
+    // Over WebSocket the worker's answer is copied into the reply the same way.
+    const ws = new WebSocket(node.url.replace(/^http/, 'ws'));
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const reply = new Promise<any>((resolve) => ws.once('message', (data) => resolve(JSON.parse(data.toString()))));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'eth_call', params: [ECHO] }));
+    assert.equal(await reply, { jsonrpc: '2.0', id: 5, result: '0x1234' });
+    ws.close();
+  } finally {
+    await node.stop();
+  }
+});
+
+Workers('a struct-log trace of a 9.2M-gas transaction too large for 64 MiB fails with advice that works', async () => {
+  // A deadline that a busy machine cannot reach: this is about the advice, not the time.
+  const node = await startTestNode({ rpcWorkers: 1, rpcEvmTimeoutMs: 120_000 });
+  try {
+    const send = async (nonce: number, fields: object) => {
+      const raw = await SENDER.signTransaction({ type: 0, chainId: 33, gasPrice: 0, nonce, ...fields });
+      const hash = await rpc(node.url, 'eth_sendRawTransaction', [raw]);
+      return waitUntil(() => rpc(node.url, 'eth_getTransactionReceipt', [hash]), { what: 'the receipt' });
+    };
+    const burner = (await send(0, { data: BURNER_INIT, gasLimit: 100_000 })).contractAddress;
+    const burn = await send(1, { to: burner, gasLimit: 9_200_000 });
+    assert.ok(BigInt(burn.gasUsed) > 9_000_000n);
+    const full = await rpcError(node.url, 'debug_traceTransaction', [burn.transactionHash]);
+    assert.is(full.code, -32005);
+    assert.match(full.message, /passed 64 MiB after \d+ steps; disableMemory, disableStack and disableStorage make each step smaller/);
+    const bare = await rpcError(node.url, 'debug_traceTransaction', [burn.transactionHash, { disableMemory: true, disableStack: true, disableStorage: true }]);
+    assert.match(bare.message, /even without memory, stack and storage those steps would not fit: use the callTracer/);
+    const calls = await rpc(node.url, 'debug_traceTransaction', [burn.transactionHash, { tracer: 'callTracer' }]);
+    assert.is(calls.gasUsed, burn.gasUsed, 'the callTracer traces it');
+  } finally {
+    await node.stop();
+  }
+});
+
+Workers('bad input is -32602 naming the parameter, never -32603, and the node keeps serving', async () => {
+  const node = await startTestNode({ rpcWorkers: 1, rpcEvmTimeoutMs: 2000 });
+  try {
+    let deep = '[]';
+    for (let i = 0; i < 100_000; i++) deep = `[${deep}]`;
+    const nested = await post(node.url, `{"jsonrpc":"2.0","id":1,"method":"debug_traceCall","params":${deep}}`);
+    assert.is(nested.json.error.code, -32602);
+    assert.match(nested.json.error.message, /params are nested deeper than 32/);
+    const cases: [unknown[], RegExp][] = [
+      [[ECHO, 'latest', 7], /2 \(options\): expected a tracer options object.*got the number 7/],
+      [[ECHO, 'latest', { tracer: ['callTracer'] }], /Invalid tracer type: an array in 2 \(options\)\.tracer/],
+      [[ECHO, 'latest', { tracer: true }], /Invalid tracer type: the boolean true in 2 \(options\)\.tracer/],
+      [[ECHO, 'latest', { timeout: '1h' }], /2 \(options\)\.timeout: expected a duration/],
+      [[ECHO, 'latest', { timeout: '10s' }], /2 \(options\)\.timeout: 10s is outside 1ms to 2000ms/],
+      [[ECHO, 'latest', { timeout: '0ms' }], /2 \(options\)\.timeout: 0ms is outside/],
+    ];
+    for (const [params, message] of cases) {
+      const err = await rpcError(node.url, 'debug_traceCall', params);
+      assert.is(err.code, -32602, JSON.stringify(params));
+      assert.match(err.message, message);
+    }
+    assert.is(await rpc(node.url, 'eth_blockNumber'), '0x0');
+  } finally {
+    await node.stop();
+  }
+});
+
+Workers('the built node (dist/main.mjs) runs its calls on worker threads', async () => {
+  const dir = tempDir();
+  const node = await startChildNode(dir, ['--rpc-workers', '1', '--rpc-evm-timeout', '1000', '--rpc-gas-cap', '1000000000000']);
+  try {
+    assert.is(await rpc(node.url, 'eth_call', [ECHO]), '0x1234');
+    const { order, send } = ordered(node.url);
+    const loop = send('loop', 'eth_call', [await deployLoop(node.url)]);
+    // The child's pool cannot be watched from here: a pause lets the loop reach the worker first. On
+    // the main thread it would hold the event loop for good (it has gas for hours).
+    await new Promise((r) => setTimeout(r, 200));
+    await send('blockNumber', 'eth_blockNumber', []);
+    assert.is((await loop).error.code, -32005);
+    assert.equal(order, ['blockNumber', 'loop']);
+    assert.is(await rpc(node.url, 'eth_call', [ECHO]), '0x1234', 'a new worker serves the next call');
+    node.child.kill('SIGTERM');
+    assert.is(await node.exited, 0, 'the node and its workers stop cleanly');
+  } finally {
+    node.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Workers.run();
