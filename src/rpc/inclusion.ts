@@ -1,7 +1,7 @@
 /**
  * Under automine a transaction sent into an empty pool (a test suite's send, then its receipt, then
  * the next send) is answered once its block is stored, as Hardhat does: the client's first
- * eth_getTransactionReceipt finds the receipt (docs/performance.md, "A send waits for its block").
+ * eth_getTransactionReceipt finds the receipt (docs/performance.md, "What was cut").
  * Sends that join others (a burst from many senders) are answered at once, so their blocks stay full.
  * A transaction the next block will not take (queued behind a nonce gap, mining in another mode) is
  * answered at once; one that leaves the pool unmined, or waits longer than a bound, is answered then.
