@@ -12,7 +12,7 @@ import type { ActorRef } from '../actors/kernel/index.ts';
 import type { Hex } from '../chain/codec/bytes.ts';
 
 /** Longest a send waits for its block before answering anyway (a price the next block refuses keeps it pending). */
-export const INCLUSION_WAIT_MS = 2_000;
+export const INCLUSION_WAIT_MS = 5_000;
 
 type InclusionEvent = { type: 'mined'; hashes: readonly Hex[] } | { type: 'left'; hash: Hex };
 

@@ -1,7 +1,8 @@
 /**
- * Under automine a send is answered once its block is stored: the first receipt request finds it
- * (src/rpc/inclusion.ts). A transaction behind a nonce gap, or sent while mining is stopped, is
- * answered at once and has no receipt. Block replies kept as JSON text follow the head.
+ * Under automine a send into an empty pool is answered once its block is stored: the first receipt
+ * request finds it (src/rpc/inclusion.ts). A transaction behind a nonce gap, one that joins others, or
+ * one sent while mining is stopped is answered at once. Block replies kept as JSON text and the head's
+ * receipts follow the head, also when evm_revert moves it back.
  */
 import { ethers } from 'ethers';
 import { suite } from 'uvu';
@@ -40,15 +41,25 @@ Inclusion('each send of a sequential loop finds its receipt on the first request
   }
 });
 
+Inclusion('the receipt of a head block that evm_revert removed is gone, and latest is its parent again', async () => {
+  const before = await call('eth_getBlockByNumber', ['latest', true]);
+  const snapshot = await call<string>('evm_snapshot');
+  const hash = await call<string>('eth_sendRawTransaction', [await signed(await nonceNow())]);
+  assert.ok(await call('eth_getTransactionReceipt', [hash]));
+  assert.is(await call('evm_revert', [snapshot]), true);
+  assert.is(await call('eth_getTransactionReceipt', [hash]), null);
+  assert.equal(await call('eth_getBlockByNumber', ['latest', true]), before);
+});
+
 Inclusion('a send behind a nonce gap is answered without a receipt, and mined once the gap fills', async () => {
   const nonce = await nonceNow();
   const gapped = await call<string>('eth_sendRawTransaction', [await signed(nonce + 1)]);
   assert.is(await call('eth_getTransactionReceipt', [gapped]), null);
   assert.equal(await call('txpool_status'), { pending: 0, queued: 1 });
+  // The filler joins a transaction already in the pool: it is answered at once, and the filled gap
+  // makes the other executable too.
   const filler = await call<string>('eth_sendRawTransaction', [await signed(nonce)]);
-  assert.ok(await call('eth_getTransactionReceipt', [filler]));
-  // The filled gap makes it executable: the block after the filler's carries it.
-  await waitUntil(() => call('eth_getTransactionReceipt', [gapped]), { what: 'the formerly gapped transaction mined' });
+  for (const hash of [filler, gapped]) await waitUntil(() => call('eth_getTransactionReceipt', [hash]), { what: `receipt of ${hash}` });
 });
 
 Inclusion('with mining stopped a send is answered at once and waits in the pool', async () => {
