@@ -20,6 +20,7 @@ import { spawnRpcListener, type RpcListenerProtocol } from './rpc/listener/index
 import { DEFAULT_TXPOOL_OPTIONS, spawnTxPool, TxRefusedError, type TxPoolProtocol } from './actors/txpool/index.ts';
 import { encodeBlock } from './chain/codec/block.ts';
 import { txBytes } from './chain/codec/txEncoding.ts';
+import { impersonatedSender } from './chain/codec/impersonation.ts';
 import {
   createP2P, gossipTopics, MAX_GOSSIP_BYTES, offerServices, parsePeerAddress, requestBlocksByRange, REQUEST_TIMEOUT_MS, takePooledTxs,
   topicScoreParams, type P2P, type PeerEvent, type PeerIdStr, type Topics,
@@ -68,8 +69,8 @@ const same = <E>(event: E): E => event;
 
 /**
  * The node's wiring diagram: every event on the bus, and who hears it as what. The chain publishes
- * chain.*, the pool pool.*; blocks mined here and every transaction the pool admits are gossiped on
- * `topics` (a peer's block was announced by whoever sent it).
+ * chain.*, the pool pool.*; blocks mined here and every transaction the pool admits (but an impersonated
+ * one) are gossiped on `topics` (a peer's block was announced by whoever sent it).
  */
 function routes(topics: Topics): RoutingTable<NodeEvent, Subscribers> {
   return {
@@ -83,7 +84,8 @@ function routes(topics: Topics): RoutingTable<NodeEvent, Subscribers> {
       miner: same,
       filterSupervisor: toLiveEvent,
       rpcListener: toLiveEvent,
-      peerManager: (e) => ({ type: 'gossip.publish', topic: topics.txs, encode: () => txBytes(e.tx) }),
+      // Impersonated transactions stay with the node that made them (peers refuse them outside blocks).
+      peerManager: (e) => (impersonatedSender(e.tx) ? undefined : { type: 'gossip.publish', topic: topics.txs, encode: () => txBytes(e.tx) }),
     },
     'pool.txRemoved': { miner: same },
   };
@@ -267,7 +269,7 @@ async function startPeers(
         onStatus: (peer, status) => tellPeers({ type: 'peer.handshaked', peer, status }),
         pooledTxs: async () => {
           const { pending, queued } = await txpool.ref.ask('pool.list', {});
-          return [...pending, ...queued].map((p) => txBytes(p.tx));
+          return [...pending, ...queued].filter((p) => !impersonatedSender(p.tx)).map((p) => txBytes(p.tx));
         },
         importBlock: (block) => chain.ref.ask('block.import', { block, origin: 'peer' }, 60_000),
         onOrphan: (peer, number) => tellSync({ type: 'block.orphan', peer, number }),

@@ -1,6 +1,7 @@
 /** What the RPC modules may use: read access to the chain and refs to the actors they ask. */
 import type { BlockSyncProtocol } from '../actors/blockSync/index.ts';
 import type { Wallet } from '../accounts/wallet.ts';
+import type { ImpersonatedAccounts } from './impersonation.ts';
 import type { ChainProtocol } from '../actors/chain/index.ts';
 import type { FilterSupervisorProtocol } from '../actors/filterSupervisor/index.ts';
 import type { ActorRef } from '../actors/kernel/index.ts';
@@ -42,6 +43,8 @@ export interface RpcDeps {
   readonly sync: ActorRef<BlockSyncProtocol>;
   /** Why evm_* and their hardhat_/anvil_ names are off (another network, hosted mode); undefined: served. */
   readonly devControlsOff?: string;
+  /** The accounts eth_sendTransaction sends as without keys; set by buildMethods where the developer controls are served. */
+  readonly impersonated?: ImpersonatedAccounts;
   /** The error code of reverts in eth_call / eth_estimateGas (`--rpc-revert-code`); undefined: -32015. */
   readonly revertCode?: RevertCode;
 }

@@ -6,6 +6,7 @@ import { hex, quantity, type Hex } from '../chain/codec/bytes.ts';
 import type { StoredReceipt } from '../chain/codec/block.ts';
 import { headerHash as headerHashOf, mergedMiningBaseHash } from '../chain/codec/header.ts';
 import { blockLogEntries, type LogEntry } from '../chain/logs/logFilter.ts';
+import { effectiveGasPrice } from '../chain/execution/txPrice.ts';
 import { findTaggedHash, parentHeaderHash, reverseBytes } from '../mergedmining/index.ts';
 import { JsonText } from './json.ts';
 
@@ -18,7 +19,7 @@ export interface TxPosition {
 const ZERO32 = `0x${'0'.repeat(64)}` as Hex;
 
 export function formatTx(tx: TypedTransaction, pos: TxPosition | undefined, pendingBlockHash: Hex | null = null) {
-  const t = tx as TypedTransaction & { gasPrice: bigint; accessList?: [Uint8Array, Uint8Array[]][] };
+  const t = tx as TypedTransaction & { accessList?: [Uint8Array, Uint8Array[]][]; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint };
   const out: Record<string, unknown> = {
     hash: hex(tx.hash()),
     nonce: quantity(tx.nonce),
@@ -28,7 +29,7 @@ export function formatTx(tx: TypedTransaction, pos: TxPosition | undefined, pend
     from: hex(tx.getSenderAddress().bytes),
     to: tx.to ? hex(tx.to.bytes) : null,
     gas: quantity(tx.gasLimit),
-    gasPrice: quantity(t.gasPrice),
+    gasPrice: quantity(effectiveGasPrice(tx)),
     value: quantity(tx.value),
     input: hex(tx.data),
     v: quantity(tx.v ?? 0n),
@@ -36,7 +37,11 @@ export function formatTx(tx: TypedTransaction, pos: TxPosition | undefined, pend
     s: quantity(tx.s ?? 0n),
     type: quantity(tx.type),
   };
-  if (tx.type === 1) {
+  if (tx.type === 2) {
+    out.maxFeePerGas = quantity(t.maxFeePerGas!);
+    out.maxPriorityFeePerGas = quantity(t.maxPriorityFeePerGas!);
+  }
+  if (tx.type === 1 || tx.type === 2) {
     out.chainId = quantity(tx.common.chainId());
     out.yParity = quantity(tx.v ?? 0n);
     out.accessList = (t.accessList ?? []).map(([a, keys]) => ({ address: hex(a), storageKeys: keys.map(hex) }));
@@ -66,6 +71,8 @@ export function formatBlock(block: Block, totalDifficulty: bigint, fullTxs: bool
     nonce: hex(powHash.subarray(0, 8)),
     // PREVRANDAO as the EVM saw it executing this block (src/chain/execution/blockRunner.ts): the parent's hash.
     mixHash: hex(h.parentHash),
+    // No base fee, but Foundry sends EIP-1559 transactions only where blocks carry one (docs/rpc-compatibility.md "Gas price").
+    baseFeePerGas: '0x0',
     sha3Uncles: hex(h.unclesHash),
     logsBloom: hex(h.logsBloom),
     transactionsRoot: hex(h.transactionsRoot),
@@ -162,7 +169,7 @@ export function formatReceipt(block: Block, receipts: readonly StoredReceipt[], 
     to: tx.to ? hex(tx.to.bytes) : null,
     cumulativeGasUsed: quantity(r.cumulativeGasUsed),
     gasUsed: quantity(r.gasUsed),
-    effectiveGasPrice: quantity((tx as TypedTransaction & { gasPrice: bigint }).gasPrice),
+    effectiveGasPrice: quantity(effectiveGasPrice(tx)),
     contractAddress: r.contractAddress ? hex(r.contractAddress) : null,
     logs: blockLogEntries(block, receipts).filter((log) => log.txIndex === index).map((log) => formatLog(log)),
     logsBloom: hex(r.bloom),

@@ -48,9 +48,9 @@ async function setup() {
 let counter: string;
 let bumpHash: string;
 
-Foundry('forge script --broadcast deploys and calls; the block\'s mixHash is the PREVRANDAO the contract saw', async () => {
+Foundry('forge script --broadcast (EIP-1559, no --legacy) deploys and calls; the block\'s mixHash is the PREVRANDAO the contract saw', async () => {
   const url = await setup();
-  const out = await run('forge', ['script', 'script/Deploy.s.sol:Deploy', '--rpc-url', url, '--broadcast', '--legacy', '--private-key', DEV_KEY]);
+  const out = await run('forge', ['script', 'script/Deploy.s.sol:Deploy', '--rpc-url', url, '--broadcast', '--private-key', DEV_KEY]);
   assert.match(out, /ONCHAIN EXECUTION COMPLETE & SUCCESSFUL/);
   const broadcast = JSON.parse(readFileSync(join(project!, 'broadcast/Deploy.s.sol/33/run-latest.json'), 'utf8'));
   assert.equal(broadcast.transactions.map((t: { transactionType: string }) => t.transactionType), ['CREATE', 'CALL']);
@@ -58,6 +58,7 @@ Foundry('forge script --broadcast deploys and calls; the block\'s mixHash is the
   bumpHash = broadcast.transactions[1].hash;
   const receipt = await rpc(url, 'eth_getTransactionReceipt', [bumpHash]);
   assert.is(receipt.status, '0x1');
+  assert.is(receipt.type, '0x2');
   const call = (sig: string) => rpc<string>(url, 'eth_call', [{ to: counter, data: sig }, 'latest']);
   assert.is(BigInt(await call('0x06661abd')), 1n, 'count()');
   const block = await rpc(url, 'eth_getBlockByNumber', [receipt.blockNumber, false]);
@@ -103,6 +104,26 @@ Foundry('cast reads the pending block and the safe and finalized tags', async ()
   assert.is((await run('cast', ['block', 'pending', '--field', 'number', '--rpc-url', url])).trim(), String(head + 1n));
   assert.is((await run('cast', ['block', 'finalized', '--field', 'number', '--rpc-url', url])).trim(), String(head > 12n ? head - 12n : 0n));
   assert.is((await run('cast', ['block', 'safe', '--field', 'number', '--rpc-url', url])).trim(), String(head > 6n ? head - 6n : 0n));
+});
+
+Foundry('cast send without --legacy: an EIP-1559 transaction, mined at its tip', async () => {
+  const url = await setup();
+  const out = await run('cast', ['send', counter, 'bump()', '--private-key', DEV_KEY, '--rpc-url', url, '--json']);
+  const { transactionHash, status, type } = JSON.parse(out);
+  assert.equal([status, type], ['0x1', '0x2']);
+  const tx = await rpc(url, 'eth_getTransactionByHash', [transactionHash]);
+  assert.is(tx.gasPrice, tx.maxPriorityFeePerGas);
+  assert.is(BigInt(await rpc<string>(url, 'eth_call', [{ to: counter, data: '0x06661abd' }, 'latest'])), 2n, 'count() after two bumps');
+});
+
+Foundry('cast send --unlocked --from an impersonated account without its key', async () => {
+  const url = await setup();
+  const whale = '0x5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a';
+  await run('cast', ['rpc', 'anvil_setBalance', whale, '0xde0b6b3a7640000', '--rpc-url', url]);
+  await run('cast', ['rpc', 'anvil_impersonateAccount', whale, '--rpc-url', url]);
+  const out = await run('cast', ['send', counter, 'bump()', '--unlocked', '--from', whale, '--rpc-url', url, '--json']);
+  const { status, from } = JSON.parse(out);
+  assert.equal([status, from.toLowerCase()], ['0x1', whale]);
 });
 
 Foundry.run();

@@ -1,7 +1,7 @@
 /**
  * Hardhat 3 from npm against a real node: a project on its default settings deploys with Ignition
  * (`hardhat ignition deploy`, which asks hardhat_getAutomine and, on an automining node, waits for no
- * confirmations) and passes a node:test suite (`hardhat test nodejs`). Contracts come as an artifact
+ * confirmations) and passes a node:test suite (`hardhat test nodejs`: it also sends as an impersonated account). Contracts come as an artifact
  * compiled with the npm `solc` package, so Hardhat compiles nothing and downloads no compiler.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ Hardhat('hardhat ignition deploy on default settings deploys Store and calls set
 Hardhat('hardhat test nodejs passes a node:test suite that deploys with Ignition', async () => {
   await setup();
   const out = await hardhat(['test', 'nodejs', '--no-compile', '--network', 'mmnode']);
-  assert.match(out, /3 passing/);
+  assert.match(out, /4 passing/);
   assert.not.match(out, /failing/);
 });
 

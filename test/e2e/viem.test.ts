@@ -199,13 +199,15 @@ Viem('getBlock with includeTransactions returns full transaction objects', async
 
 Viem('getTransaction and getTransactionReceipt of the deploy', async () => {
   const tx = await publicClient.getTransaction({ hash: deployHash });
-  assert.is(tx.type, 'legacy');
+  // Blocks carry baseFeePerGas 0, so viem sends EIP-1559; the price paid is the tip (docs/rpc-compatibility.md "Gas price").
+  assert.is(tx.type, 'eip1559');
+  assert.is(tx.gasPrice, tx.maxPriorityFeePerGas);
   assert.is(tx.from.toLowerCase(), account.address.toLowerCase());
   assert.is(tx.to, null);
   assert.is(tx.blockNumber, deployBlock);
   assert.is(tx.nonce, 0);
   const receipt = await publicClient.getTransactionReceipt({ hash: deployHash });
-  assert.is(receipt.type, 'legacy');
+  assert.is(receipt.type, 'eip1559');
   assert.is(receipt.from.toLowerCase(), account.address.toLowerCase());
   assert.is(receipt.to, null);
   assert.is(receipt.contractAddress?.toLowerCase(), store.toLowerCase());

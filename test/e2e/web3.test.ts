@@ -20,8 +20,7 @@ function setup(): Promise<void> {
   ready ??= (async () => {
     node = await startTestNode();
     web3 = new Web3(node.url);
-    // The chain has no EIP-1559 fee market (blocks carry no baseFeePerGas): legacy transactions by default.
-    web3.setConfig({ defaultTransactionType: '0x0', transactionPollingInterval: 50, transactionReceiptPollingInterval: 50, transactionConfirmationPollingInterval: 50 });
+    web3.setConfig({ transactionPollingInterval: 50, transactionReceiptPollingInterval: 50, transactionConfirmationPollingInterval: 50 });
     from = web3.eth.accounts.wallet.add(DEV_KEY)[0]!.address;
   })();
   return ready;

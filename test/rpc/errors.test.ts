@@ -235,11 +235,8 @@ Errors('-32010 oversized transaction (> 128 KiB)', async () => {
   await assertRejected(raw, /size/);
 });
 
-Errors('-32010 unsupported transaction type (EIP-1559)', async () => {
-  const raw = await devA.signTransaction({
-    type: 2, chainId: 33, nonce: Number(await nonceOf(devA.address)), gasLimit: 21_000, maxFeePerGas: 1, maxPriorityFeePerGas: 1, to: OTHER, value: 1,
-  });
-  await assertRejected(raw, /type 2|not supported|unsupported/i);
+Errors('-32010 unsupported transaction type (EIP-4844 blob transaction)', async () => {
+  await assertRejected(`0x03${ethers.encodeRlp([ethers.toBeHex(33), '0x', '0x01']).slice(2)}`, /transaction type 3 is not supported/);
 });
 
 Errors('-32010 gas limit above the block gas limit', async () => {

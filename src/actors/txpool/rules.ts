@@ -8,15 +8,17 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { BlockHeader } from '../../chain/codec/header.ts';
 import { nextMinimumGasPrice } from '../../chain/execution/rules.ts';
 import { txBytes } from '../../chain/codec/txEncoding.ts';
+import { effectiveGasPrice, maxGasPrice } from '../../chain/execution/txPrice.ts';
 import { NodeError } from '../../errors.ts';
 import type { TxPoolOptions } from './options.ts';
 
 /** RSKIP252: a gas price above this multiple of the block minimum is refused (when the minimum is not 0). */
 export const GAS_PRICE_CAP_FACTOR = 80n;
 
-export const gasPriceOf = (tx: TypedTransaction): bigint => (tx as unknown as { gasPrice: bigint }).gasPrice;
-/** The most a transaction can take from its sender: value plus its whole gas at its price. */
-export const maxCostOf = (tx: TypedTransaction): bigint => gasPriceOf(tx) * tx.gasLimit + tx.value;
+/** The price a transaction is ranked and checked by: what it pays when mined. */
+export const gasPriceOf = effectiveGasPrice;
+/** The most a transaction can take from its sender: value plus its whole gas at its highest price. */
+export const maxCostOf = (tx: TypedTransaction): bigint => maxGasPrice(tx) * tx.gasLimit + tx.value;
 
 export interface AdmissionFacts {
   readonly tx: TypedTransaction;

@@ -6,11 +6,13 @@
  */
 import type { Common } from '@ethereumjs/common';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import { decodeImpersonated } from './impersonation.ts';
 
 const encodings = new WeakMap<TypedTransaction, Uint8Array>();
 
 export function txFromBytes(raw: Uint8Array, common: Common): TypedTransaction {
-  const tx = createTxFromRLP(raw, { common });
+  const decoded = createTxFromRLP(raw, { common });
+  const tx = decodeImpersonated(raw, common, decoded) ?? decoded;
   encodings.set(tx, raw);
   return tx;
 }

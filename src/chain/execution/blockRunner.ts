@@ -1,8 +1,8 @@
 /**
  * Transaction and block execution with @ethereumjs/vm. The rule set is Cancun without a base
  * fee (blocks carry `minimumGasPrice` instead; the execution header has baseFeePerGas 0), so the
- * default output of current solc (PUSH0, MCOPY, TSTORE…) runs. Legacy (EIP-155) and EIP-2930
- * transactions are accepted; fees go to the block's coinbase.
+ * default output of current solc (PUSH0, MCOPY, TSTORE…) runs. Legacy (EIP-155), EIP-2930 and
+ * EIP-1559 transactions are accepted (the last pay their tip: txPrice.ts); fees go to the block's coinbase.
  */
 import { createBlock, type Block as EjsBlock } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
@@ -19,10 +19,12 @@ import { BatchedTrie, BatchedStateManager } from '../storage/stateTrie.ts';
 import { OverlayTrieDb } from '../storage/trieDb.ts';
 import { orderedTrieRoot } from '../storage/trieRoot.ts';
 import { txBytes, txFromBytes } from '../codec/txEncoding.ts';
+import { allowImpersonation, impersonatedSender } from '../codec/impersonation.ts';
 import type { StoredLog, StoredReceipt } from '../codec/block.ts';
+import { effectiveGasPrice } from './txPrice.ts';
 
 /** Transaction types this chain accepts. */
-export const SUPPORTED_TX_TYPES = new Set([0, 1]);
+export const SUPPORTED_TX_TYPES = new Set([0, 1, 2]);
 
 function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
   // Typed transactions pass the y-parity (0/1); legacy ones 27/28, or 35 + 2·chainId + parity (EIP-155).
@@ -55,6 +57,7 @@ export function createChainCommon(network: Network): Common {
   };
   const Emitter = common.events.constructor as new () => Common['events'];
   common.copy = () => Object.assign(Object.create(common) as Common, { events: new Emitter() });
+  if (network.name === 'regtest') allowImpersonation(common);
   return common;
 }
 
@@ -73,7 +76,7 @@ export function decodeTx(raw: Uint8Array, common: Common): TypedTransaction {
   if (raw.length === 0) throw new TxDecodeError('malformed', 'empty transaction bytes');
   const type = raw[0]! >= 0xc0 ? 0 : raw[0]!;
   if (!SUPPORTED_TX_TYPES.has(type)) {
-    throw new TxDecodeError('rejected', `transaction type ${type} is not supported: this chain accepts legacy (0) and EIP-2930 (1) transactions`);
+    throw new TxDecodeError('rejected', `transaction type ${type} is not supported: this chain accepts legacy (0), EIP-2930 (1) and EIP-1559 (2) transactions`);
   }
   let tx: TypedTransaction;
   try {
@@ -87,6 +90,8 @@ export function decodeTx(raw: Uint8Array, common: Common): TypedTransaction {
     throw new TxDecodeError('malformed', msg.split('(')[0]!.trim());
   }
   if (!tx.isSigned()) throw new TxDecodeError('rejected', 'transaction is not signed');
+  // Only this node's eth_sendTransaction makes them, for an account it impersonates (docs/rpc-compatibility.md "Account impersonation").
+  if (impersonatedSender(tx)) throw new TxDecodeError('rejected', 'invalid transaction signature: s = 1 marks an impersonated transaction, which only a regtest node\'s eth_sendTransaction sends');
   try {
     tx.getSenderPublicKey(); // recovers (and keeps) the sender's key; its address is hashed where it is needed
   } catch {
@@ -291,7 +296,7 @@ async function runBlockTxs(
   await sm.checkpoint();
   for (const edit of ctx.stateEdits ?? []) await applyEdit(sm, edit);
   for (const tx of txs) {
-    const price = (tx as { gasPrice: bigint }).gasPrice;
+    const price = effectiveGasPrice(tx);
     const problem = tx.gasLimit > ctx.gasLimit - gasUsed
       ? 'transaction does not fit in the block gas limit'
       : price < ctx.minimumGasPrice ? "transaction's gas price lower than block's minimum" : undefined;

@@ -123,7 +123,7 @@ export const debugTraceMethods = (deps: EvmDeps) => {
 export const debugModule = (deps: EvmDeps & Pick<RpcDeps, 'peers'>) => {
   return {
     ...debugTraceMethods(deps),
-    /** Messages waiting in the p2p layer's queues: none until that layer exists. */
+    /** Bytes waiting in the p2p host's outgoing stream buffers, as the peer manager reports them. */
     debug_wireProtocolQueueSize: method([], async () => quantity((await deps.peers.ask('p2p.info', {})).queued)),
   };
 };

@@ -5,9 +5,10 @@
  * Served on a regtest node outside hosted mode only.
  */
 import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
-import { quantity } from '../../chain/codec/bytes.ts';
+import { hex, quantity } from '../../chain/codec/bytes.ts';
 import type { StateEdit } from '../../chain/execution/blockRunner.ts';
 import type { RpcDeps } from '../deps.ts';
+import { ImpersonatedAccounts } from '../impersonation.ts';
 import { invalidParams } from '../errors.ts';
 import { method, unavailable, type Methods } from '../method.ts';
 import { address, bool, data, fail, hash32, optional, quantity as quantityParam, type Param } from '../params.ts';
@@ -71,10 +72,10 @@ export const devControlsOff = (network: string, hosted: boolean): string | undef
     : hosted ? 'developer controls are not served in hosted mode' : undefined;
 
 /** The methods of evmModule, each answering -32601 with `why`. */
-export const evmModuleOff = (deps: Parameters<typeof evmModule>[0], why: string): Methods =>
-  Object.fromEntries(Object.keys(evmModule(deps)).map((name) => [name, unavailable(name, why)]));
+export const evmModuleOff = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>, why: string): Methods =>
+  Object.fromEntries(Object.keys(evmModule({ ...deps, impersonated: new ImpersonatedAccounts() })).map((name) => [name, unavailable(name, why)]));
 
-export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => {
+export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'> & { readonly impersonated: ImpersonatedAccounts }) => {
   /** Saved head numbers; a snapshot's id is its position + 1. In memory, as the reference keeps them. */
   const snapshots: bigint[] = [];
   const serial = inOrder();
@@ -93,6 +94,7 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
     await rewindTo(0n);
     snapshots.length = 0;
     await deps.miner.ask('time.reset', {});
+    deps.impersonated.clear();
     return null;
   });
   const getAutomine = async () => (await deps.miner.ask('mining.status', {})).mode === 'auto';
@@ -125,6 +127,16 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
   const setCode = method([['address', address], ['code', data]], ([a, code]) => applyEdit({ address: a, code }));
   const setStorageAt = method([['address', address], ['slot', quantityParam], ['value', hash32]], ([a, slot, value]) =>
     applyEdit({ address: a, storage: [setLengthLeft(bigIntToBytes(slot), 32), value] }));
+
+  /** Hardhat answers true (stop: whether the account was impersonated); Anvil null. */
+  const impersonate = (answer: boolean | null) => method([['address', address]], ([a]) => serial(() => {
+    deps.impersonated.start(hex(a));
+    return answer;
+  }));
+  const stopImpersonating = (anvil: boolean) => method([['address', address]], ([a]) => serial(() => {
+    const was = deps.impersonated.stop(hex(a));
+    return anvil ? null : was;
+  }));
 
   return {
     evm_snapshot: method([], () => serial(() => {
@@ -181,5 +193,13 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>) => 
     anvil_setCode: setCode,
     hardhat_setStorageAt: setStorageAt,
     anvil_setStorageAt: setStorageAt,
+    hardhat_impersonateAccount: impersonate(true),
+    anvil_impersonateAccount: impersonate(null),
+    hardhat_stopImpersonatingAccount: stopImpersonating(false),
+    anvil_stopImpersonatingAccount: stopImpersonating(true),
+    anvil_autoImpersonateAccount: method([['enabled', bool]], ([on]) => serial(() => {
+      deps.impersonated.setEveryone(on);
+      return null;
+    })),
   };
 };

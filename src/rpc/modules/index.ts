@@ -1,5 +1,6 @@
 /** The method table: one module per namespace, switched on and off by configuration. */
 import type { RpcDeps } from '../deps.ts';
+import { ImpersonatedAccounts } from '../impersonation.ts';
 import type { Methods } from '../method.ts';
 import { withRevertCode } from '../revertCode.ts';
 import { applySwitches } from '../method.ts';
@@ -20,14 +21,17 @@ import { walletDisabledMethods } from './walletDisabled.ts';
 import { web3Module } from './web3.ts';
 import { onWorkers } from '../workers/methods.ts';
 
-export function buildMethods(deps: RpcDeps, switches: RpcSwitches): Methods {
+export function buildMethods(nodeDeps: RpcDeps, switches: RpcSwitches): Methods {
+  // One set of impersonated accounts, changed by the evm controls and read by eth_sendTransaction.
+  const impersonated = nodeDeps.devControlsOff ? undefined : new ImpersonatedAccounts();
+  const deps = { ...nodeDeps, impersonated };
   const served: Methods = {
     ...web3Module(deps),
     ...netModule(deps),
     ...ethModule(deps),
     ...(deps.wallet ? personalModule(deps.wallet, deps) : walletDisabledMethods()),
     ...txpoolModule(deps),
-    ...(deps.devControlsOff ? evmModuleOff(deps, deps.devControlsOff) : evmModule(deps)),
+    ...(impersonated ? evmModule({ ...deps, impersonated }) : evmModuleOff(deps, deps.devControlsOff!)),
     ...mnrModule(deps),
     ...debugModule(deps),
     ...traceModule(deps),

@@ -14,6 +14,7 @@ const Misbehaviour = suite('peer misbehaviour');
 /**
  * A bare libp2p host that speaks the protocol well enough to pass the handshake (same chain, same
  * genesis) and subscribes to both topics, dialled into `target`. No DHT of ours: nobody discovers it.
+ * `served` counts the handshakes the target asked of it.
  */
 async function evilPeer(target: TestnetNode, dataDir: string) {
   const genesis = (await target.node.reader.canonicalBlock(0n))!;
@@ -22,16 +23,18 @@ async function evilPeer(target: TestnetNode, dataDir: string) {
     dataDir, host: '127.0.0.1', port: 0, announce: [], maxPeers: 8, maxMessageBytes: 1 << 20, requestTimeoutMs: 5_000,
     dhtProtocol: '/evil/kad/1.0.0', topicScores: topicScoreParams(topics), isBanned: () => false,
   });
-  await evil.serve(STATUS_PROTOCOL, 1024, async () => encodeStatus({
-    chainId: 33n, genesisHash: genesis.hash, headHash: genesis.hash, headNumber: 0n, totalDifficulty: 1n,
-  }));
+  const served = { statusRequests: 0 };
+  await evil.serve(STATUS_PROTOCOL, 1024, async () => {
+    served.statusRequests++;
+    return encodeStatus({ chainId: 33n, genesisHash: genesis.hash, headHash: genesis.hash, headNumber: 0n, totalDifficulty: 1n });
+  });
   evil.onGossip(topics.blocks, async () => 'accept');
   evil.onGossip(topics.txs, async () => 'accept');
   await evil.dial(target.node.p2p.multiaddrs[0]!);
-  return { evil, genesis, topics };
+  return { evil, genesis, topics, served };
 }
 
-Misbehaviour('an invalid block gets its sender banned and its next dial refused', async () => {
+Misbehaviour('an invalid block gets its sender banned and disconnected; a new connection from it is closed before any handshake', async () => {
   const net = await startTestnet({ nodes: 1, miners: [] });
   const target = net.nodes[0]!;
   const evilDir = tempDir('mmnode-evil-');
@@ -39,8 +42,9 @@ Misbehaviour('an invalid block gets its sender banned and its next dial refused'
   try {
     const peer = await evilPeer(target, evilDir);
     evil = peer.evil;
-    const { genesis, topics } = peer;
+    const { genesis, topics, served } = peer;
     await waitUntil(async () => (await rpc(target.url, 'net_peerCount')) === '0x1', { what: 'the peer connected' });
+    assert.is(served.statusRequests, 1, 'the target handshook once');
 
     // Blocks on genesis whose merged-mining proof is missing (a new one per try: gossip drops repeats).
     let attempt = 0n;
@@ -55,10 +59,11 @@ Misbehaviour('an invalid block gets its sender banned and its next dial refused'
     assert.is(await rpc(target.url, 'eth_blockNumber'), '0x0', 'the chain is untouched');
     await waitUntil(async () => (await rpc(target.url, 'net_peerCount')) === '0x0', { what: 'the peer disconnected' });
 
-    // Dialing again is refused by the connection gater.
-    await evil.dial(target.node.p2p.multiaddrs[0]!).catch(() => {});
-    await new Promise((r) => setTimeout(r, 300)); // a refused connection would have shown up by now
-    assert.is(evil.peers().length, 0);
+    // A new connection is closed by the ban (the connection gater, or the peer manager on connect),
+    // never handshaken: a handshake would have asked for our status again.
+    await evil.dial(target.node.p2p.multiaddrs[0]!).catch((err: Error) => assert.match(err.message, /closed|refused|reset|abort|denied|ended/i));
+    await waitUntil(() => evil!.peers().length === 0, { what: 'the new connection closed by the target' });
+    assert.is(served.statusRequests, 1, 'no second handshake');
     assert.is(await rpc(target.url, 'net_peerCount'), '0x0');
     const summary = await rpc(target.url, 'sco_reputationSummary');
     assert.ok(summary.invalidBlocks >= 1);
@@ -130,9 +135,10 @@ Misbehaviour('a peer of another chain is dropped after the handshake', async () 
     p2p: { host: '127.0.0.1', port: 0, announce: [], bootnodes: [target.node.p2p.multiaddrs[0]!], minPeers: 8, maxPeers: 8, punishmentMs: 60_000 },
   });
   try {
-    const entry = await waitUntil(async () => ((await rpc(target.url, 'sco_peerList')) as { invalidNetworks: number }[]).find((e) => e.invalidNetworks > 0),
+    const entry = await waitUntil(async () => ((await rpc(target.url, 'sco_peerList')) as { id: string; invalidNetworks: number }[]).find((e) => e.invalidNetworks > 0),
       { what: 'the wrong-chain peer scored' });
-    assert.ok(entry);
+    assert.is(entry.id, other.node.p2p.peerId.slice(-8), 'the testnet node is the one scored (by its short id)');
+    assert.is(entry.invalidNetworks, 1);
     assert.is(await rpc(target.url, 'net_peerCount'), '0x0');
     assert.is(await rpc(other.url, 'net_peerCount'), '0x0');
   } finally {

@@ -232,6 +232,7 @@ Dev('developer controls answer -32601 with the reason on other networks and in h
     assert.is(err.code, -32601);
     assert.match(err.message, /developer controls are served on regtest only, this node runs testnet/);
     assert.match((await rpcError(testnet.url, 'evm_increaseTime', [1])).message, /regtest only/);
+    assert.match((await rpcError(testnet.url, 'hardhat_impersonateAccount', [DEV])).message, /regtest only/);
   } finally {
     await testnet.stop();
   }
@@ -244,6 +245,7 @@ Dev('developer controls answer -32601 with the reason on other networks and in h
     const err = await rpcError(`${hosted.url}/${key}`, 'evm_setAutomine', [true]);
     assert.is(err.code, -32601);
     assert.match(err.message, /not served in hosted mode/);
+    assert.match((await rpcError(`${hosted.url}/${key}`, 'anvil_impersonateAccount', [DEV])).message, /not served in hosted mode/);
   } finally {
     await hosted.stop();
   }

@@ -46,12 +46,18 @@ Trace('trace_transaction: the call tree depth-first, with positions, the reverte
   assert.is(boom.result, null);
 });
 
-Trace('a reverted transaction: error Reverted and result null at the top; its child call succeeded', async () => {
+Trace('a reverted transaction: error Reverted and result null at the top; its child call succeeded, with the gas the struct log shows it used', async () => {
   const f = await chain();
   const traces = await call('trace_transaction', [f.failing.transactionHash]);
   assert.equal(shape(traces), [['call', 'call', [], 1, 'Reverted'], ['call', 'call', [0], 0, null]]);
   assert.is(traces[0].result, null);
-  assert.ok(traces[1].result.gasUsed);
+  // The child frame's steps in the struct log (a separate tracer): the gas at its first step less what its last step left.
+  const { structLogs } = await call('debug_traceTransaction', [f.failing.transactionHash]);
+  const child = (structLogs as { depth: number; gas: number; gasCost: number }[]).filter((l) => l.depth === 2);
+  const last = child[child.length - 1]!;
+  assert.ok(child.length > 10, 'touch(1) ran in the child frame');
+  assert.is(traces[1].result.gasUsed, hexQ(child[0]!.gas - (last.gas - last.gasCost)));
+  assert.is(traces[1].result.output, `0x${'0'.repeat(63)}2`, 'touch(1) returns 2');
 });
 
 Trace('create and suicide entries: creationMethod, created address and code; address, refundAddress, balance', async () => {

@@ -2,9 +2,10 @@
  * Gas price suggestions and fee history on a chain without a base fee: blocks carry `minimumGasPrice`,
  * which moves 1 % per block toward the miner's target (docs/rpc-compatibility.md "Gas price").
  */
-import type { TypedTransaction } from '@ethereumjs/tx';
+import type { Block } from '../../../chain/codec/block.ts';
 import { quantity } from '../../../chain/codec/bytes.ts';
 import { nextMinimumGasPrice } from '../../../chain/execution/rules.ts';
+import { effectiveGasPrice } from '../../../chain/execution/txPrice.ts';
 import { findBlock } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';
@@ -43,10 +44,15 @@ const percentiles: Param<number[] | undefined> = (raw, name) => {
   return raw as number[];
 };
 
-/** Gas prices at the given percentiles of a block's gas used (geth's walk, with the whole gas price as the tip). */
-function rewards(txs: readonly TypedTransaction[], gasUsed: readonly bigint[], wanted: readonly number[]): string[] {
-  if (txs.length === 0) return wanted.map(() => '0x0');
-  const sorted = txs.map((tx, i) => ({ price: (tx as TypedTransaction & { gasPrice: bigint }).gasPrice, gas: gasUsed[i] ?? 0n }))
+/**
+ * Gas prices at the given percentiles of a block's gas used (geth's walk, with the whole gas price as the
+ * tip); for an empty block its minimum, the least a transaction in it would have paid (Foundry prices
+ * its EIP-1559 tip from these: docs/rpc-compatibility.md "Gas price").
+ */
+function rewards(block: Block, gasUsed: readonly bigint[], wanted: readonly number[]): string[] {
+  const { txs } = block;
+  if (txs.length === 0) return wanted.map(() => quantity(block.header.minimumGasPrice));
+  const sorted = txs.map((tx, i) => ({ price: effectiveGasPrice(tx), gas: gasUsed[i] ?? 0n }))
     .sort((a, b) => (a.price < b.price ? -1 : a.price > b.price ? 1 : 0));
   const total = sorted.reduce((sum, t) => sum + t.gas, 0n);
   let i = 0;
@@ -77,7 +83,7 @@ export const ethFeeMethods = (deps: RpcDeps) => {
         gasUsedRatio.push(block.header.gasLimit === 0n ? 0 : Number(block.header.gasUsed) / Number(block.header.gasLimit));
         if (wanted) {
           const receipts = (await deps.reader.getReceipts(block.hash)) ?? [];
-          reward.push(rewards(block.txs, receipts.map((r) => r.gasUsed), wanted));
+          reward.push(rewards(block, receipts.map((r) => r.gasUsed), wanted));
         }
       }
       return {

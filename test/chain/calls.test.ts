@@ -1,0 +1,80 @@
+/**
+ * CallExecutor (eth_call, eth_estimateGas, eth_createAccessList underneath) on a standalone regtest chain:
+ * intrinsic gas, results of transfers, creations, reverts and failures, calls that leave no trace, the VM
+ * pool under concurrency, and the touched state it reports.
+ */
+import { bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CallExecutor } from '../../src/chain/calls.ts';
+import { DEV_ACCOUNTS } from '../../src/chain/execution/networks.ts';
+import { openTestChain, type TestChain } from '../helpers/chain.ts';
+
+const DEV = DEV_ACCOUNTS[0]!.address;
+const NOBODY = hexToBytes('0x7777777777777777777777777777777777777777');
+const GAS = 1_000_000n;
+/** Init code that returns BALANCE(address) as a 32-byte word. */
+const balanceOf = (address: Uint8Array) => concatBytes(hexToBytes('0x73'), address, hexToBytes('0x3160005260206000f3'));
+
+const Calls = suite('CallExecutor');
+let chain: TestChain | undefined;
+const open = async () => (chain ??= await openTestChain());
+Calls.after(async () => { await chain?.close(); });
+
+Calls('intrinsic gas: 21000, calldata bytes, creation and init-code words, access-list entries', async () => {
+  const calls = new CallExecutor((await open()).reader);
+  assert.is(calls.intrinsicGas({ to: NOBODY }), 21_000n);
+  assert.is(calls.intrinsicGas({ to: NOBODY, data: hexToBytes('0x0001') }), 21_000n + 4n + 16n);
+  // Creation: + 32000, + 2 per 32-byte word of init code (EIP-3860).
+  assert.is(calls.intrinsicGas({ data: new Uint8Array(33) }), 21_000n + 33n * 4n + 32_000n + 2n * 2n);
+  assert.is(calls.intrinsicGas({ to: NOBODY, accessList: [[NOBODY, [new Uint8Array(32), new Uint8Array(32)]]] }), 21_000n + 2_400n + 2n * 1_900n);
+});
+
+Calls('a transfer costs 21000; a creation returns its code; a revert and a failure are reported, not thrown', async () => {
+  const { reader } = await open();
+  const calls = new CallExecutor(reader);
+  const head = reader.head().header;
+  const transfer = await calls.call(head, { from: DEV, to: NOBODY, value: 5n }, GAS);
+  assert.equal([transfer.error, transfer.gasUsed, transfer.returnValue.length], [undefined, 21_000n, 0]);
+  // MSTORE8(0, 0x2a); RETURN(0, 1)
+  const created = await calls.call(head, { from: DEV, data: hexToBytes('0x602a60005360016000f3') }, GAS);
+  assert.is(created.error, undefined);
+  assert.is(bytesToHex(created.returnValue), '0x2a');
+  const reverted = await calls.call(head, { from: DEV, data: hexToBytes('0x60006000fd') }, GAS);
+  assert.is(reverted.error, 'revert');
+  const broke = await calls.call(head, { from: NOBODY, to: DEV, value: 1n }, GAS);
+  assert.ok(broke.error, 'a value above the balance fails the call');
+  const short = await calls.call(head, { from: DEV, to: NOBODY }, 20_999n);
+  assert.equal([short.error, short.gasUsed], ['intrinsic gas too low', 20_999n]);
+});
+
+Calls('a call writes nothing: the next call sees the state before it, and the chain keeps its root', async () => {
+  const { reader } = await open();
+  const calls = new CallExecutor(reader, 1);
+  const head = reader.head().header;
+  await calls.call(head, { from: DEV, to: NOBODY, value: 5n }, GAS);
+  const seen = await calls.call(head, { from: DEV, data: balanceOf(NOBODY) }, GAS);
+  assert.is(BigInt(bytesToHex(seen.returnValue)), 0n, 'the transfer of the previous call is gone');
+  assert.equal(reader.head().header.stateRoot, head.stateRoot);
+});
+
+Calls('more calls than VMs wait their turn and all complete, each with its own result', async () => {
+  const { reader } = await open();
+  const calls = new CallExecutor(reader, 2);
+  const head = reader.head().header;
+  const results = await Promise.all(DEV_ACCOUNTS.map((a) => calls.call(head, { from: DEV, data: balanceOf(a.address) }, GAS)));
+  for (const r of results) assert.is(BigInt(bytesToHex(r.returnValue)), 10n ** 30n, 'each development account holds its genesis balance');
+});
+
+Calls('reportAccessList: the touched accounts and slots, with the precompiles to leave out', async () => {
+  const { reader } = await open();
+  const calls = new CallExecutor(reader);
+  const slot = new Uint8Array(32);
+  const r = await calls.call(reader.head().header, { from: DEV, data: balanceOf(NOBODY), accessList: [[DEV_ACCOUNTS[1]!.address, [slot]]], reportAccessList: true }, GAS);
+  const touched = r.touched!;
+  assert.ok(touched.has(bytesToHex(NOBODY).slice(2)), 'the account BALANCE read');
+  assert.equal([...touched.get(bytesToHex(DEV_ACCOUNTS[1]!.address).slice(2))!], [bytesToHex(slot).slice(2)], 'the request\'s own list counts as touched');
+  assert.ok(r.precompiles!.includes('0000000000000000000000000000000000000001'));
+});
+
+Calls.run();

@@ -1,0 +1,77 @@
+/** eth_estimateGas and eth_call on a real node: the smallest gas that succeeds, intrinsic costs, calls that leave no trace, and the gas limit a call is given. */
+import { post } from '../../../helpers/rpc.ts';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bytecode, DATA, devC, hexQ, iface, storeChain, word } from '../../../helpers/storeChain.ts';
+
+const { url, call, sendAndMine, storeFixture, stop } = storeChain();
+const Calls = suite('eth_estimateGas and eth_call');
+Calls.after(stop);
+
+Calls('eth_estimateGas of a plain transfer is 21000', async () => {
+  assert.is(await call('eth_estimateGas', [{ from: devC, to: '0x4444444444444444444444444444444444444444', value: '0x1' }]), hexQ(21_000));
+});
+
+Calls('eth_estimateGas charges calldata bytes and access-list entries (EIP-2028, EIP-2930)', async () => {
+  const key = (n: number) => '0x' + n.toString(16).padStart(64, '0');
+  const accessList = [{ address: '0x5555555555555555555555555555555555555555', storageKeys: [key(1), key(2)] }];
+  const transfer = { from: devC, to: '0x4444444444444444444444444444444444444444', value: '0x1', data: '0x0001' };
+  // 21000 + 4 (zero byte) + 16 (non-zero byte), then + 2400 per address + 1900 per storage key
+  assert.is(await call('eth_estimateGas', [transfer]), hexQ(21_020));
+  assert.is(await call('eth_estimateGas', [{ ...transfer, accessList }]), hexQ(21_020 + 2_400 + 2 * 1_900));
+});
+
+Calls('eth_estimateGas returns the smallest gas that succeeds (a call: one less fails on chain)', async () => {
+  const { store } = await storeFixture();
+  const data = iface.encodeFunctionData('set', [77n]);
+  const estimate = BigInt(await call<string>('eth_estimateGas', [{ from: devC, to: store, data }]));
+  assert.ok(estimate > 21_000n);
+  const short = await sendAndMine({ from: devC, to: store, data, gas: hexQ(estimate - 1n) });
+  assert.is(short.status, '0x0', 'estimate - 1 runs out of gas');
+  assert.is(short.gasUsed, hexQ(estimate - 1n));
+  assert.is(await call('eth_call', [{ to: store, data: iface.encodeFunctionData('value') }, 'latest']), word(7n));
+  const exact = await sendAndMine({ from: devC, to: store, data, gas: hexQ(estimate) });
+  assert.is(exact.status, '0x1', 'the estimate itself succeeds');
+  assert.is(await call('eth_call', [{ to: store, data: iface.encodeFunctionData('value') }, 'latest']), word(77n));
+});
+
+Calls('eth_estimateGas of a deployment is the smallest gas that deploys', async () => {
+  const data = bytecode + iface.encodeDeploy([1n]).slice(2);
+  const estimate = BigInt(await call<string>('eth_estimateGas', [{ from: devC, data }]));
+  const short = await sendAndMine({ from: devC, data, gas: hexQ(estimate - 1n) });
+  assert.is(short.status, '0x0');
+  const exact = await sendAndMine({ from: devC, data, gas: hexQ(estimate) });
+  assert.is(exact.status, '0x1');
+  assert.match(exact.contractAddress, DATA(20));
+  assert.ok((await call<string>('eth_getCode', [exact.contractAddress, 'latest'])).length > 2);
+});
+
+Calls("eth_call: a call's writes never reach later calls; calls alternating between blocks read each block's state", async () => {
+  const { store, deploy, set } = await storeFixture();
+  const value = { to: store, data: iface.encodeFunctionData('value') };
+  const credits = { to: store, data: iface.encodeFunctionData('credits', [devC]) };
+  const write = { from: devC, to: store, data: iface.encodeFunctionData('set', [99n]) };
+  const checks = [
+    () => call('eth_call', [write, set.number]).then((r) => assert.is(r, '0x')),
+    () => call('eth_call', [value, set.number]).then((r) => assert.is(r, word(7n))),
+    () => call('eth_call', [credits, set.number]).then((r) => assert.is(r, word(0n))),
+    () => call('eth_call', [value, deploy.number]).then((r) => assert.is(r, word(42n))),
+    () => call('eth_call', [write, deploy.number]).then((r) => assert.is(r, '0x')),
+    () => call('eth_call', [credits, deploy.number]).then((r) => assert.is(r, word(0n))),
+  ];
+  // one after another (the same pooled VM each time), then all at once (several VMs)
+  for (let i = 0; i < 3; i++) for (const check of checks) await check();
+  await Promise.all([...checks, ...checks, ...checks].map((check) => check()));
+});
+
+Calls('eth_call honours the gas limit it is given', async () => {
+  const { store } = await storeFixture();
+  const read = { to: store, data: iface.encodeFunctionData('value') };
+  const value = await call<string>('eth_call', [read, 'latest']);
+  assert.is(await call('eth_call', [{ ...read, gas: hexQ(30_000) }, 'latest']), value, 'enough gas reads the value');
+  // 21100 covers the intrinsic cost but not the cold SLOAD: an error, or (as the reference does) empty data, never the value
+  const { json } = await post(await url(), JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ ...read, gas: hexQ(21_100) }, 'latest'] }));
+  assert.ok(json.error ? json.error.code !== -32603 : json.result === '0x', JSON.stringify(json));
+});
+
+Calls.run();
