@@ -3,6 +3,7 @@
  * (Hardhat 3, EDR), Ganache 7 and Anvil (Foundry's native binary). The child's PID is the node itself
  * (no npm/npx wrapper), so /proc/<pid>/status gives the node's own RSS.
  */
+import { bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -10,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { USAGE } from '../src/config/index.ts';
 import { nodeProcessArgs } from '../testnet/launch.ts';
-import { privateToAddress, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { rpc } from './load.ts';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
