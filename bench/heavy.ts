@@ -2,7 +2,8 @@
  * Heavy requests on mmnode (docs/rpc-workers.md), part of `npm run bench:peers`:
  *   - latency of eth_blockNumber, asked one after the other, while 50 eth_calls of 50M gas and 20
  *     default (struct-log) traces of a 9.2M-gas transaction run;
- *   - resident memory before and after 2,000 trace_filter calls over 17 blocks of one transfer each;
+ *   - resident memory before and after 2,000 trace_filter calls over 17 blocks of one transfer each, and
+ *     after the storm once the workers have retired;
  *   - ERC-20 balanceOf eth_call throughput with 1, 2 and 4 workers (runCallsWithWorkers).
  */
 import { bytesToHex, privateToAddress } from '@ethereumjs/util';
@@ -10,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { LoadResult } from './load.ts';
 import { post, rpc } from './load.ts';
 import { startPeer, type Peer, type PeerOptions } from './peers.ts';
+import { WORKER_IDLE_MS } from '../src/rpc/workers/options.ts';
 import { READ_WORKLOADS, runRead, SENDER_KEYS, SENDERS, setupPeer, signed, signLegacy, waitForReceipts, type Hex } from './workloads.ts';
 
 /** Loops while more than 10,000 gas is left: JUMPDEST GAS PUSH2 10000 LT ISZERO PUSH1 13 JUMPI PUSH1 0 JUMP JUMPDEST STOP. */
@@ -23,8 +25,12 @@ export const TRACE_FILTER = { calls: 2_000, warmup: 200, blocks: 17, concurrency
 export interface HeavyResult {
   /** eth_blockNumber latencies (ms) during the storm. */
   readonly probe: { readonly count: number; readonly p50Ms: number; readonly p99Ms: number; readonly maxMs: number };
-  /** How the storm's requests ended: answered, -32005 (deadline or full queue), something else. */
-  readonly storm: { readonly ok: number; readonly limited: number; readonly other: number; readonly seconds: number; readonly firstLimit?: string };
+  /** How the storm's requests ended: answered, -32005 (deadline or full queue), a streamed trace cut at its deadline, something else. */
+  readonly storm: {
+    readonly ok: number; readonly limited: number; readonly cut: number; readonly other: number; readonly seconds: number; readonly firstLimit?: string;
+  };
+  /** Resident memory after the storm, and once the workers have retired (WORKER_IDLE_MS without requests). */
+  readonly rest: { readonly afterStormMb: number; readonly retiredMb: number };
   readonly traceFilter: { readonly beforeMb: number; readonly afterMb: number; readonly seconds: number; readonly errors: number };
 }
 
@@ -41,10 +47,20 @@ async function mine(url: string, key: Uint8Array, fields: { to?: Hex; data?: Hex
   return receipt;
 }
 
-async function stormRequest(url: string, method: string, params: unknown[]): Promise<{ ok: boolean; limit?: string; other?: string }> {
+/**
+ * One storm request, its answer read as it comes and not kept (a default trace of the burner streams
+ * about 200 MB): answered, -32005, cut (a streamed trace past its deadline), or something else.
+ */
+async function stormRequest(url: string, method: string, params: unknown[]): Promise<{ ok: boolean; limit?: string; cut?: boolean; other?: string }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const json = JSON.parse(await res.text());
-  if (!json.error) return { ok: true };
+  let head = '';
+  try {
+    for await (const chunk of res.body!) if (head.length < 4096) head += Buffer.from(chunk).toString();
+  } catch {
+    return { ok: false, cut: true };
+  }
+  if (head.startsWith('{"jsonrpc":"2.0","id":1,"result"')) return { ok: true };
+  const json = JSON.parse(head);
   return json.error.code === -32005 ? { ok: false, limit: json.error.message } : { ok: false, other: `${json.error.code} ${json.error.message}` };
 }
 
@@ -95,14 +111,20 @@ export async function runHeavy(opts: PeerOptions, log: (msg: string) => void): P
     const outcomes = await settled;
     const seconds = (performance.now() - s0) / 1000;
     latencies.sort((a, b) => a - b);
+    const afterStormMb = peer.memory().rssMb;
+    log(`mmnode: ${(WORKER_IDLE_MS + 5_000) / 1000} s without requests, for the workers to retire`);
+    await new Promise((r) => setTimeout(r, WORKER_IDLE_MS + 5_000));
+    const rest = { afterStormMb, retiredMb: peer.memory().rssMb };
     return {
       command: peer.command,
       probe: { count: latencies.length, p50Ms: quantile(latencies, 0.5), p99Ms: quantile(latencies, 0.99), maxMs: latencies.at(-1) ?? NaN },
       storm: {
-        ok: outcomes.filter((o) => o.ok).length, limited: outcomes.filter((o) => o.limit).length, other: outcomes.filter((o) => o.other).length,
+        ok: outcomes.filter((o) => o.ok).length, limited: outcomes.filter((o) => o.limit).length, cut: outcomes.filter((o) => o.cut).length,
+        other: outcomes.filter((o) => o.other).length,
         seconds, firstLimit: outcomes.find((o) => o.limit)?.limit ?? outcomes.find((o) => o.other)?.other,
       },
       traceFilter,
+      rest,
     };
   } finally {
     await peer.stop();

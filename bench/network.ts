@@ -10,7 +10,8 @@
  * 3. A third of the nodes killed (-9) at random; blocks mined meanwhile; the victims restarted: the
  *    time from the restart until every head agrees again. Goal ≤ 10 s.
  * 4. A late joiner syncing BENCH_SYNC_BLOCKS blocks (a transaction each) from SYNC_PEERS peers at
- *    once, all in their own processes. Goal ≥ 1,500 blocks/s.
+ *    once, all in their own processes. Goal ≥ 1,500 blocks/s. Also the joiner's CPU time per block, all
+ *    threads and its main thread alone (the import's bound when a core is free).
  * BENCH_PARTS=network or BENCH_PARTS=sync runs one half. A measurement, not a test: it exits 0 when a goal is missed.
  */
 import { ethers } from 'ethers';
@@ -50,6 +51,11 @@ const until = async (check: () => Promise<boolean>, what: string, timeoutMs = 12
 /** A node process (as `npm start` runs it) on `dataDir`, free ports. */
 const nodeProcess = (dataDir: string, args: string[]) => startNodeProcess(['--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...args]);
 const stopProcess = (child: ChildProcess) => new Promise<void>((resolve) => { if (child.exitCode !== null) return resolve(); child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+/** CPU milliseconds a process (or with `thread`, one of its threads) has used: user + system clock ticks of /proc (10 ms each). */
+const cpuMs = (pid: number, thread?: number) => {
+  const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 interface Member { readonly i: number; readonly dir: string; proc?: NodeProcess; ws?: WebSocket; readonly heads: Map<string, number> }
@@ -162,6 +168,9 @@ async function sync() {
   try {
     const late = await nodeProcess(joinerDir, ['--no-mining', '--bootnodes', servers.map((s) => s.proc.ready.multiaddrs[0]!).join(',')]);
     const readyAt = performance.now();
+    const pid = late.child.pid!;
+    // The main thread (its id is the process id) runs the import: on a busy machine its CPU time per block says more than the rate.
+    const [cpu0, main0] = [cpuMs(pid), cpuMs(pid, pid)];
     try {
       let first = 0;
       await until(async () => {
@@ -170,7 +179,9 @@ async function sync() {
         return n >= height;
       }, 'late joiner synced', 600_000);
       const seconds = (performance.now() - readyAt) / 1000;
-      return { height, seconds, rate: height / seconds, built, connectSeconds: (first - readyAt) / 1000 };
+      const cpuPerBlock = (cpuMs(pid) - cpu0) / height;
+      const mainPerBlock = (cpuMs(pid, pid) - main0) / height;
+      return { height, seconds, rate: height / seconds, built, connectSeconds: (first - readyAt) / 1000, cpuPerBlock, mainPerBlock };
     } finally {
       await stopProcess(late.child);
     }
@@ -195,5 +206,6 @@ if (PARTS.includes('network')) {
 if (PARTS.includes('sync')) {
   const s = await sync();
   console.log(`sync of a late joiner from ${SYNC_PEERS} peers (each its own process): ${s.height} blocks with a transaction each in ${s.seconds.toFixed(2)} s from its start = ${s.rate.toFixed(0)} blocks/s, the first block after ${s.connectSeconds.toFixed(2)} s  (goal ≥ 1,500: ${s.rate >= 1500 ? 'PASS' : 'MISS'}; building them took ${s.built.toFixed(1)} s)`);
+  console.log(`the joiner's CPU per block: ${s.cpuPerBlock.toFixed(2)} ms, ${s.mainPerBlock.toFixed(2)} ms of it on its main thread; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 }
 process.exit(0);

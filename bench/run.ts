@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { LoadResult } from './load.ts';
 import { BENCH, NODE_BIN, PEERS, startPeer, type Peer, type PeerName } from './peers.ts';
 import { runCallsWithWorkers, runHeavy, STORM, TRACE_FILTER, type HeavyResult } from './heavy.ts';
+import { WORKER_IDLE_MS } from '../src/rpc/workers/options.ts';
 import {
   bestOf, buildTransfers, CHAIN_ID, GENESIS_BALANCE, rawCeilings, READ_WORKLOADS, runRead, runWrites, SENDER_COUNT, SENDER_KEYS,
   setupPeer, TRANSFER_COUNT, type Ceilings, type Hex, type SignedTx, type WriteResult,
@@ -246,9 +247,10 @@ if (heavy) {
   rule();
   console.log(`eth_blockNumber one after another while ${STORM.calls} eth_calls of ${nf(STORM.callGas)} gas and ${STORM.traces} default traces of a 9.2M-gas transaction run:`);
   console.log(`    ${nf(h.probe.count)} answers, p50 ${nf(h.probe.p50Ms, 2)} ms, p99 ${nf(h.probe.p99Ms, 2)} ms, max ${nf(h.probe.maxMs, 1)} ms`);
-  console.log(`    the ${STORM.calls + STORM.traces} heavy requests: ${h.storm.ok} answered, ${h.storm.limited} -32005, ${h.storm.other} other, all within ${nf(h.storm.seconds, 1)} s`);
+  console.log(`    the ${STORM.calls + STORM.traces} heavy requests: ${h.storm.ok} answered, ${h.storm.limited} -32005, ${h.storm.cut} streams cut at their deadline, ${h.storm.other} other, all within ${nf(h.storm.seconds, 1)} s`);
   if (h.storm.firstLimit) console.log(`    first -32005 or other: ${h.storm.firstLimit.slice(0, 150)}`);
   console.log(`RSS around ${nf(TRACE_FILTER.calls)} trace_filter calls over ${TRACE_FILTER.blocks} blocks (after ${TRACE_FILTER.warmup} uncounted): ${nf(h.traceFilter.beforeMb, 1)} → ${nf(h.traceFilter.afterMb, 1)} MiB, ${nf(h.traceFilter.seconds, 1)} s, ${h.traceFilter.errors} errors`);
+  console.log(`RSS after the storm ${nf(h.rest.afterStormMb, 1)} MiB; once the workers retired (${WORKER_IDLE_MS / 1000} s idle): ${nf(h.rest.retiredMb, 1)} MiB`);
   console.log('eth_call balanceOf by worker count (fresh node each, concurrency 32):');
   for (const n of WORKER_COUNTS) {
     const r = callsByWorkers[n];

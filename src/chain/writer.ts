@@ -1,26 +1,28 @@
 /**
  * The only writer of chain data and state: genesis, block building (execution of a template on
  * the head), block import (validation, execution, fork choice) as one atomic LevelDB batch per
- * block, or per run of consecutive blocks of a sync batch. Owned by the chain actor; nothing else calls it.
+ * block, or per run of consecutive blocks of a sync batch. The checks are in validation.ts,
+ * hashForMergedMining and its caches in mergedMiningHash.ts. Owned by the chain actor; nothing
+ * else calls it.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, bytesToHex, compareBytes, createAddressFromString, equalsBytes, type DB } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
-import {
-  applyForkDetection, dsha256, forkDetectionData, targetFromDifficulty, verifyMergedMiningProof,
-} from '../mergedmining/index.ts';
+import { targetFromDifficulty } from '../mergedmining/index.ts';
 import { encodeBody, encodeReceipts, makeBlock, type Block, type StoredReceipt } from './codec/block.ts';
 import { EMPTY, ZERO_HASH, uintBytes } from './codec/bytes.ts';
 import {
   BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult, type StateEdit,
 } from './execution/blockRunner.ts';
-import { EMPTY_UNCLES_HASH, encodeFullHeader, headerHash, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './codec/header.ts';
+import { EMPTY_UNCLES_HASH, encodeFullHeader, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './codec/header.ts';
 import { ensureLogIndex, indexedMarkerOp, logIndexOps } from './logs/logIndex.ts';
 import { Lru } from './storage/lru.ts';
+import { MergedMiningHasher } from './mergedMiningHash.ts';
 import type { ChainReader, HeadInfo } from './reader.ts';
-import { gasLimitProblem, minimumGasPriceProblem, nextDifficulty, nextGasLimit, nextMinimumGasPrice } from './execution/rules.ts';
+import { nextDifficulty, nextGasLimit, nextMinimumGasPrice } from './execution/rules.ts';
 import { ChainStore, type BatchOp } from './storage/store.ts';
 import { OverlayTrieDb } from './storage/trieDb.ts';
+import { BlockValidator, MAX_UNCLES } from './validation.ts';
 import { orderedTrieRoot } from './storage/trieRoot.ts';
 
 /** Import outcomes, named as the reference node names them (merged-mining.md §10.4). */
@@ -80,10 +82,6 @@ export interface BuildRequest {
   readonly stateEdits?: readonly StateEdit[];
 }
 
-/** Uncle limits (node-behaviour.md §10). */
-export const MAX_UNCLES = 10;
-export const UNCLE_GENERATION_LIMIT = 7n;
-
 /** Blocks imported on the head, their batch operations and the head they lead to, not yet written. */
 interface PendingBlocks {
   head: HeadInfo;
@@ -96,23 +94,11 @@ interface PendingBlocks {
   readonly receipts: Map<string, StoredReceipt[]>;
 }
 
-/** What fork detection records of an ancestor: the double SHA-256 of its parent-chain header. */
-const parentChainHash = (h: BlockHeader | undefined) => h && dsha256(h.parentChainHeader);
-
-/** Height from which hashForMergedMining carries fork-detection data (merged-mining.md §2). */
-const FORK_DETECTION_FROM = 449n;
-const CPV_SPAN = 64n;
-
 export class ChainWriter {
   /** Executions of built templates by their merged-mining base hash, reused when the sealed block arrives. */
   readonly #executions = new Lru<string, ExecutionResult>(64);
-  /**
-   * Fork-detection hashes (dsha256 of the parent-chain header) of canonical blocks by height: every
-   * block on the head reads the same seven heights. Cleared whenever canonical blocks are replaced.
-   */
-  readonly #canonicalForkHashes = new Lru<bigint, Uint8Array>(16);
-  /** Uncle counts of the head and its ancestors (newest first, 32 at most), which fork detection sums. */
-  #headUncleCounts: { readonly head: Uint8Array; readonly counts: readonly number[] } | undefined;
+  readonly #hasher: MergedMiningHasher;
+  readonly #validator: BlockValidator;
   /**
    * Blocks imported on the head and not yet written, with the head they lead to: written as one
    * atomic batch when the import or run ends (see flush), so nothing is pending between calls.
@@ -130,6 +116,10 @@ export class ChainWriter {
       blockHash: async (n) => this.#pending?.blocks.get(n)?.hash ?? (await reader.canonicalHash(n)) ?? ZERO_HASH,
     };
     this.#runner = new BlockRunner(this.#env);
+    this.#hasher = new MergedMiningHasher(reader, {
+      tip: () => this.tip(), pendingBlock: (n) => this.#pending?.blocks.get(n), flush: () => this.flush(),
+    });
+    this.#validator = new BlockValidator(reader, this.#hasher);
   }
 
   private get store(): ChainStore {
@@ -181,55 +171,14 @@ export class ChainWriter {
     return head;
   }
 
-  /** hashForMergedMining of a header: base hash with fork-detection data from its ancestry. */
-  async hashForMergedMining(header: BlockHeader, base = mergedMiningBaseHash(header)): Promise<Uint8Array> {
-    if (header.number < FORK_DETECTION_FROM) return base;
-    const head = this.tip();
-    const onHead = equalsBytes(header.parentHash, head.hash);
-    const parentNumber = header.number - 1n;
-    const start = (parentNumber / CPV_SPAN) * CPV_SPAN;
-    const hashes = new Map<bigint, Uint8Array>();
-    for (let i = 0n; i < 7n; i++) {
-      const height = start - CPV_SPAN * i;
-      if (height < 0n) break;
-      const hash = onHead ? await this.canonicalForkHash(height) : parentChainHash(await this.reader.ancestorHeader(header.parentHash, height));
-      if (hash) hashes.set(height, hash);
-    }
-    const counts = onHead ? await this.headUncleCounts(head) : await this.uncleCounts(header.parentHash);
-    const uncleCountSum = counts.reduce((sum, n) => sum + n, 0);
-    const data = forkDetectionData({
-      parentNumber, blockNumber: header.number, parentHeaderHashes: (h: bigint) => hashes.get(h), uncleCountSum,
-    });
-    return applyForkDetection(base, data, header.number);
+  /** hashForMergedMining of a header: base hash with fork-detection data from its ancestry (mergedMiningHash.ts). */
+  hashForMergedMining(header: BlockHeader, base?: Uint8Array): Promise<Uint8Array> {
+    return this.#hasher.hashForMergedMining(header, base);
   }
 
-  /** Uncle counts of the 32 headers ending at `hash` (fewer near genesis), newest first. */
-  private async uncleCounts(hash: Uint8Array): Promise<number[]> {
-    const counts: number[] = [];
-    let cursor = await this.reader.getHeader(hash);
-    while (cursor && counts.length < 32) {
-      counts.push(cursor.uncleCount);
-      cursor = cursor.number === 0n ? undefined : await this.reader.getHeader(cursor.parentHash);
-    }
-    return counts;
-  }
-
-  private async headUncleCounts(head: HeadInfo): Promise<readonly number[]> {
-    if (!this.#headUncleCounts || !equalsBytes(this.#headUncleCounts.head, head.hash)) {
-      await this.flush(); // the walk reads the head's ancestry from disk
-      this.#headUncleCounts = { head: head.hash, counts: await this.uncleCounts(head.hash) };
-    }
-    return this.#headUncleCounts.counts;
-  }
-
-  private async canonicalForkHash(height: bigint): Promise<Uint8Array | undefined> {
-    const cached = this.#canonicalForkHashes.get(height);
-    if (cached) return cached;
-    const pending = this.#pending?.blocks.get(height)?.header;
-    const hash = pending ? undefined : await this.reader.canonicalHash(height);
-    const forkHash = parentChainHash(pending ?? (hash && await this.reader.getHeader(hash)));
-    if (forkHash) this.#canonicalForkHashes.set(height, forkHash);
-    return forkHash;
+  /** Why these uncles may not be included in a block at `number` on `parentHash` (validation.ts), or undefined. */
+  unclesProblem(parentHash: Uint8Array, number: bigint, uncles: readonly BlockHeader[]): Promise<string | undefined> {
+    return this.#validator.unclesProblem(parentHash, number, uncles);
   }
 
   /** Executes a new block on the current head; the result waits in a cache for its seal. */
@@ -356,99 +305,24 @@ export class ChainWriter {
     pending.receipts.set(bytesToHex(block.hash), [...exec.receipts]);
     pending.head = newHead;
     this.#pending = pending;
-    if (change.removed.length) this.#canonicalForkHashes.clear();
-    const window = this.#headUncleCounts;
-    if (window && equalsBytes(window.head, block.header.parentHash)) {
-      this.#headUncleCounts = { head: block.hash, counts: [block.header.uncleCount, ...window.counts.slice(0, 31)] };
-    }
+    if (change.removed.length) this.#hasher.canonicalReplaced();
+    this.#hasher.headExtended(block);
     this.#executions.delete(bytesToHex(baseHash));
     // A reorg rewrites canonical entries that the blocks after it read from disk: it is written at once.
     if (!onHead) await this.flush();
     return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change } };
   }
 
+  /** Checks the block (validation.ts) and executes it, or takes its template's execution. */
   private async validate(block: Block, parent: BlockHeader, baseHash: Uint8Array): Promise<ExecutionResult> {
     const h = block.header;
-    const net = this.reader.network;
-    const fail = (msg: string): never => { throw new InvalidBlockError(msg); };
-    if (h.number !== parent.number + 1n) fail(`block number ${h.number} does not follow its parent ${parent.number}`);
-    if (h.timestamp <= parent.timestamp) fail('block timestamp must be after its parent');
-    if (net.name !== 'regtest' && h.timestamp > BigInt(Math.floor(Date.now() / 1000)) + 540n) fail('block timestamp is too far in the future');
-    const gasProblem = gasLimitProblem(parent.gasLimit, h.gasLimit);
-    if (gasProblem) fail(gasProblem);
-    const priceProblem = minimumGasPriceProblem(parent.minimumGasPrice, h.minimumGasPrice);
-    if (priceProblem) fail(priceProblem);
-    if (h.uncleCount !== block.uncles.length) fail(`uncle count ${h.uncleCount} does not match the ${block.uncles.length} uncles`);
-    if (!equalsBytes(h.unclesHash, unclesHashOf(block.uncles))) fail('uncles hash mismatch');
-    const uncleProblem = await this.unclesProblem(h.parentHash, h.number, block.uncles);
-    if (uncleProblem) fail(uncleProblem);
-    const expectedDifficulty = nextDifficulty(net, parent, h.timestamp, h.uncleCount);
-    if (h.difficulty !== expectedDifficulty) fail(`difficulty ${h.difficulty} should be ${expectedDifficulty}`);
-    const proof = verifyMergedMiningProof({
-      header: h.parentChainHeader, coinbase: h.parentChainCoinbase, proof: h.parentChainMerkleProof,
-      hashForMergedMining: await this.hashForMergedMining(h, baseHash), difficulty: h.difficulty,
-    });
-    if (!proof.ok) fail(`merged-mining proof: ${proof.reason}`);
-
-    const cached = this.#executions.get(bytesToHex(baseHash));
-    const exec = cached ?? await this.#runner.run(parent.stateRoot, {
+    await this.#validator.checkHeader(block, parent, baseHash);
+    const exec = this.#executions.get(bytesToHex(baseHash)) ?? await this.#runner.run(parent.stateRoot, {
       number: h.number, timestamp: h.timestamp, coinbase: h.coinbase, gasLimit: h.gasLimit, difficulty: h.difficulty,
       prevRandao: h.parentHash, minimumGasPrice: h.minimumGasPrice, uncles: block.uncles,
     }, block.txs, 'verify');
-    const checks: [boolean, string][] = [
-      [exec.txs.length === block.txs.length, 'not every transaction executed'],
-      // The execution's transactions root is that of block.txs (all of them run, in order).
-      [equalsBytes(exec.transactionsRoot, h.transactionsRoot), 'transactions root mismatch'],
-      [exec.gasUsed === h.gasUsed, `gas used ${h.gasUsed} should be ${exec.gasUsed}`],
-      [exec.paidFees === h.paidFees, `paid fees ${h.paidFees} should be ${exec.paidFees}`],
-      [equalsBytes(exec.stateRoot, h.stateRoot), 'state root mismatch'],
-      [equalsBytes(exec.receiptsRoot, h.receiptsRoot), 'receipts root mismatch'],
-      [equalsBytes(exec.logsBloom, h.logsBloom), 'logs bloom mismatch'],
-    ];
-    for (const [ok, msg] of checks) if (!ok) fail(msg);
+    this.#validator.checkExecution(block, exec);
     return exec;
-  }
-
-  /**
-   * Why these uncles may not be included in a block at `number` on `parentHash`, or undefined
-   * (node-behaviour.md §10): at most 10, no duplicates, within 7 generations, not an ancestor,
-   * not already included by an ancestor, parent on the block's own chain, valid header and proof.
-   */
-  async unclesProblem(parentHash: Uint8Array, number: bigint, uncles: readonly BlockHeader[]): Promise<string | undefined> {
-    if (uncles.length === 0) return undefined;
-    if (uncles.length > MAX_UNCLES) return `a block may include at most ${MAX_UNCLES} uncles`;
-    const ancestors = new Set<string>();
-    const included = new Set<string>();
-    let cursor: Uint8Array = parentHash;
-    for (let i = 0n; i < UNCLE_GENERATION_LIMIT; i++) {
-      const ancestor = await this.reader.getBlock(cursor);
-      if (!ancestor) break;
-      ancestors.add(bytesToHex(ancestor.hash));
-      for (const u of ancestor.uncles) included.add(bytesToHex(headerHash(u)));
-      if (ancestor.header.number === 0n) break;
-      cursor = ancestor.header.parentHash;
-    }
-    const seen = new Set<string>();
-    for (const u of uncles) {
-      const hash = bytesToHex(headerHash(u));
-      const which = `uncle ${hash}`;
-      if (seen.has(hash)) return `${which} is included twice`;
-      seen.add(hash);
-      if (u.number >= number || u.number + UNCLE_GENERATION_LIMIT <= number) return `${which} at height ${u.number} is outside the ${UNCLE_GENERATION_LIMIT}-generation window`;
-      if (ancestors.has(hash)) return `${which} is an ancestor`;
-      if (included.has(hash)) return `${which} was already included`;
-      if (!ancestors.has(bytesToHex(u.parentHash))) return `${which} does not descend from this block's chain`;
-      const parent = await this.reader.getHeader(u.parentHash);
-      if (!parent || u.number !== parent.number + 1n) return `${which} does not follow its parent`;
-      const gasProblem = gasLimitProblem(parent.gasLimit, u.gasLimit);
-      if (gasProblem) return `${which}: ${gasProblem}`;
-      const proof = verifyMergedMiningProof({
-        header: u.parentChainHeader, coinbase: u.parentChainCoinbase, proof: u.parentChainMerkleProof,
-        hashForMergedMining: await this.hashForMergedMining(u), difficulty: u.difficulty,
-      });
-      if (!proof.ok) return `${which} merged-mining proof: ${proof.reason}`;
-    }
-    return undefined;
   }
 
   /** Walks both chains back to their common ancestor. */
@@ -500,7 +374,7 @@ export class ChainWriter {
       { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: target.hash },
     ]);
     for (const b of removed) this.reader.forget(b.hash);
-    this.#canonicalForkHashes.clear();
+    this.#hasher.canonicalReplaced();
     const newHead: HeadInfo = { hash: target.hash, number, header: target.header, totalDifficulty: td };
     this.reader.publishHead(newHead);
     return { head: newHead, added: [], removed, rewound: true };

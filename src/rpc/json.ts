@@ -41,6 +41,57 @@ export class JsonText {
 }
 
 /**
+ * A method's result arriving as pieces of JSON (UTF-8 chunks of a struct-log trace an RPC worker
+ * streams, then the rest as text), written to the client as they come (docs/rpc-workers.md,
+ * "Streamed traces"). `written` is told how many bytes have reached the client's socket: the
+ * producer waits while too many have not.
+ */
+export class JsonStream {
+  readonly #pieces: (Uint8Array | string)[] = [];
+  #ended = false;
+  #error?: Error;
+  #wake?: () => void;
+
+  constructor(first: Uint8Array, readonly written: (bytes: number) => void) {
+    this.#pieces.push(first);
+  }
+
+  push(bytes: Uint8Array): void {
+    this.#pieces.push(bytes);
+    this.#wakeUp();
+  }
+
+  end(text: string): void {
+    this.#pieces.push(text);
+    this.#ended = true;
+    this.#wakeUp();
+  }
+
+  /** The result cannot be completed: whoever reads it stops with `error`. */
+  fail(error: Error): void {
+    this.#error = error;
+    this.#wakeUp();
+  }
+
+  /** The pieces in order, as they come; throws once the stream failed. */
+  async *pieces(): AsyncGenerator<Uint8Array | string> {
+    for (;;) {
+      if (this.#error) throw this.#error;
+      const piece = this.#pieces.shift();
+      if (piece !== undefined) yield piece;
+      else if (this.#ended) return;
+      else await new Promise<void>((resolve) => { this.#wake = resolve; });
+    }
+  }
+
+  #wakeUp(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}
+
+/**
  * A reply (a response, a batch of them, or a notification) as JSON: a string, or when a result is
  * a JsonArrayText, the UTF-8 bytes with its items copied in ({"jsonrpc","id","result"} as stringified).
  */

@@ -2,11 +2,16 @@
 import { invalidParams, METHOD_NOT_FOUND, RpcError } from './errors.ts';
 import type { Param } from './params.ts';
 import { isCallable, moduleOf, type ModuleName, type ModuleSwitch, type RpcSwitches } from './switches.ts';
+import type { TraceOutput } from '../tracing/output.ts';
 
 /** What a method learns about the request beyond its params. */
 export interface CallContext {
   /** Aborted when the client went away before the answer (HTTP connection closed). */
   readonly signal?: AbortSignal;
+  /** Set on an RPC worker when the client takes its answer as a stream: where a struct-log trace goes (docs/rpc-workers.md, "Streamed traces"). */
+  readonly traceOutput?: () => TraceOutput;
+  /** Set by the HTTP server for a request alone in its body: its answer may be streamed. */
+  readonly streamable?: boolean;
 }
 
 export interface MethodDef {
@@ -18,15 +23,15 @@ export type Methods = Record<string, MethodDef>;
 
 type Parsers<T extends unknown[]> = { [K in keyof T]: readonly [name: string, parse: Param<T[K]>] };
 
-export function method<T extends unknown[]>(params: Parsers<T>, handler: (args: T) => unknown): MethodDef {
+export function method<T extends unknown[]>(params: Parsers<T>, handler: (args: T, ctx: CallContext) => unknown): MethodDef {
   return {
     paramCount: params.length,
-    async call(raw) {
+    async call(raw, ctx = {}) {
       if (raw.length > params.length) {
         throw invalidParams(`too many arguments: this method takes at most ${params.length}, got ${raw.length}`);
       }
       const args = params.map(([name, parse], i) => parse(raw[i], `${i} (${name})`)) as T;
-      return handler(args);
+      return handler(args, ctx);
     },
   };
 }

@@ -4,16 +4,19 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Dispatcher, errorResponse } from './dispatch.ts';
-import { parseJson, replyJson } from './json.ts';
+import { Dispatcher, errorResponse, type JsonRpcResponse } from './dispatch.ts';
+import { JsonStream, parseJson, replyJson } from './json.ts';
 import { INVALID_REQUEST, PARSE_ERROR, RpcError } from './errors.ts';
 import type { HostedGate, Refusal } from './hosted.ts';
+import { logger } from '../log.ts';
 import { DEADLINE_CHECK_MS, DEFAULT_CONNECTION_LIMITS, limitConnections, refusalOf, type ConnectionLimits } from './connections.ts';
 
 /** Reference `max_aggregated_frame_size`. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** The paths served (HTTP and WebSocket): `/` and `/<API_KEY>`. */
 export const RPC_PATH = /^\/([A-Za-z0-9_-]+\/?)?$/;
+
+const log = logger('rpc');
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -85,11 +88,32 @@ async function serve(dispatcher: Dispatcher, req: IncomingMessage, res: ServerRe
   const gone = new AbortController();
   const onClose = () => { if (!res.writableFinished) gone.abort(); };
   res.once('close', onClose);
-  const reply = await dispatcher.handle(body, { signal: gone.signal });
+  // A request alone in its body may have its answer streamed (docs/rpc-workers.md, "Streamed traces").
+  const reply = await dispatcher.handle(body, { signal: gone.signal, streamable: !Array.isArray(body) });
+  if (isStreamed(reply)) await sendStream(res, reply.id, reply.result);
   res.off('close', onClose);
-  if (res.destroyed) return;
+  if (res.destroyed || isStreamed(reply)) return;
   if (reply === undefined) { res.writeHead(204, CORS); res.end(); return; }
   send(res, 200, reply);
+}
+
+const isStreamed = (reply: unknown): reply is JsonRpcResponse & { result: JsonStream } => (reply as JsonRpcResponse | undefined)?.result instanceof JsonStream;
+
+/**
+ * Writes a streamed result as it comes (chunked transfer encoding). Nothing sent can be taken back: a
+ * stream that fails (its deadline, its size bound, the worker lost) is cut, which the client sees as
+ * a connection closed before the end of the body, never as a complete reply.
+ */
+async function sendStream(res: ServerResponse, id: unknown, stream: JsonStream): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/json', ...CORS });
+  res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
+  try {
+    for await (const piece of stream.pieces()) res.write(piece, typeof piece === 'string' ? undefined : () => stream.written(piece.length));
+    res.end('}');
+  } catch (err) {
+    log.warn(`a streamed answer was cut: ${(err as Error).message}`);
+    res.destroy();
+  }
 }
 
 const TOO_LARGE = Symbol('too large');

@@ -2,11 +2,12 @@
  * The default debug_trace* tracer: one entry per executed opcode (pc, op, gas, gasCost, depth,
  * stack, memory, storage), as go-ethereum's struct logger writes it, plus the reference node's
  * summary fields (README "Tracing"). Storage shows, on SLOAD and SSTORE steps, the slots of the
- * executing contract touched so far in the transaction.
+ * executing contract touched so far in the transaction. Entries are written as JSON text as the steps
+ * run, so a trace is never held as objects (docs/rpc-workers.md, "Streamed traces").
  */
 import type { InterpreterStep } from '@ethereumjs/evm';
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import { NodeError } from '../errors.ts';
+import type { TraceOutput } from './output.ts';
 import type { TracedTx, TxOutcome, TxTracer } from './replay.ts';
 
 export interface StructLogOptions {
@@ -15,69 +16,21 @@ export interface StructLogOptions {
   readonly disableStorage: boolean;
 }
 
-export interface StructLog {
-  pc: number;
-  op: string;
-  gas: number;
-  gasCost: number;
-  /** 1 for the transaction's own frame. */
-  depth: number;
-  stack?: string[];
-  memory?: string[];
-  storage?: Record<string, string>;
-}
-
-export interface StructTrace {
-  /** Gas the transaction paid for. */
-  gas: number;
-  failed: boolean;
-  /** Return (or revert) data, hex without 0x; `result` repeats it under the reference's name. */
-  returnValue: string;
-  structLogs: StructLog[];
-  /** The called or created contract, hex without 0x. */
-  contractAddress: string;
-  result: string;
-  /** The EVM error, '' when none. */
-  error: string;
-  reverted: boolean;
-}
-
-/** Bytes of struct logs one request may produce, counted as the JSON they become. */
-export const MAX_TRACE_BYTES = 64 * 1024 * 1024;
-
-/**
- * The remaining size allowance of one request, shared by the transactions it traces. Its error advises
- * only what can help: the disable flags when the steps so far would fit without memory, stack and
- * storage, and always the callTracer, whose size grows with the calls, not the steps.
- */
-export class TraceBudget {
-  #left = MAX_TRACE_BYTES;
-  #steps = 0;
-  /** Bytes the steps so far would take with memory, stack and storage disabled. */
-  #bare = 0;
-
-  /** Charges `bytes`: one step's entry of which `bare` bytes remain when everything is disabled, or (`bare` 0) storage of a step. */
-  spend(bytes: number, bare = 0): void {
-    this.#left -= bytes;
-    if (bare) {
-      this.#steps++;
-      this.#bare += bare;
-    }
-    if (this.#left >= 0) return;
-    const flagsHelp = this.#bare <= MAX_TRACE_BYTES;
-    throw new NodeError('LIMIT_EXCEEDED', `trace too large: its struct logs passed ${MAX_TRACE_BYTES >> 20} MiB after ${this.#steps} steps; `
-      + (flagsHelp
-        ? 'disableMemory, disableStack and disableStorage make each step smaller (the transaction may have more steps still), or use '
-        : 'even without memory, stack and storage those steps would not fit: use ')
-      + 'the callTracer (one entry per call, not per step), or trace_transaction');
-  }
-}
-
 const plain = (bytes: Uint8Array) => bytesToHex(bytes).slice(2);
 const word = (n: bigint) => plain(setLengthLeft(bigIntToBytes(n), 32));
 
-export function structLogTracer(opts: StructLogOptions, budget: TraceBudget): TxTracer<StructTrace> {
-  const structLogs: StructLog[] = [];
+/**
+ * A tracer writing one transaction's trace to `out` as JSON text, each step's entry as it runs:
+ * `{"structLogs":[{pc, op, gas, gasCost, depth, stack, memory, storage}, …], "gas", "failed",
+ * "returnValue", "contractAddress", "result", "error", "reverted"}`, the entries as go-ethereum's
+ * struct logger writes them (depth 1 for the transaction's own frame), the others the reference
+ * node's summary fields (gas paid for; return or revert data, and the called or created contract, as
+ * hex without 0x; `result` repeats `returnValue`; `error` is the EVM error, '' when none).
+ */
+export function structLogTracer(opts: StructLogOptions, out: TraceOutput): TxTracer<void> {
+  let entries = 0;
+  /** A write that failed after the EVM's wait was over (the size bound, on an SLOAD step): thrown at the next step. */
+  let failure: unknown;
   /** Touched slots by contract address (hex). */
   const storage = new Map<string, Record<string, string>>();
 
@@ -88,60 +41,75 @@ export function structLogTracer(opts: StructLogOptions, budget: TraceBudget): Tx
     return slots;
   };
 
-  const record = (step: InterpreterStep): StructLog => {
-    const entry: StructLog = {
-      pc: step.pc, op: step.opcode.name, gas: Number(step.gasLeft), gasCost: Number(step.opcode.dynamicFee ?? BigInt(step.opcode.fee)),
-      depth: step.depth + 1,
-    };
-    const bare = 80 + entry.op.length;
-    let bytes = bare;
+  /** Bytes of the last step's entry with memory, stack and storage disabled. */
+  let bare = 0;
+  /** The step's entry without its closing brace (storage may follow). Per step: no closures, few allocations. */
+  const entryOf = (step: InterpreterStep): string => {
+    const gasCost = step.opcode.dynamicFee ?? BigInt(step.opcode.fee);
+    let text = `${entries++ ? ',' : '{"structLogs":['}{"pc":${step.pc},"op":"${step.opcode.name}","gas":${step.gasLeft},"gasCost":${gasCost},"depth":${step.depth + 1}`;
+    bare = text.length + 1;
     if (!opts.disableStack) {
-      entry.stack = step.stack.map((v) => `0x${v.toString(16)}`);
-      bytes += entry.stack.reduce((n, s) => n + s.length + 3, 0);
+      text += ',"stack":[';
+      for (let i = 0; i < step.stack.length; i++) text += `${i ? ',' : ''}"0x${step.stack[i]!.toString(16)}"`;
+      text += ']';
     }
     if (!opts.disableMemory) {
-      entry.memory = [];
-      for (let i = 0; i < step.memory.length; i += 32) entry.memory.push(plain(step.memory.subarray(i, i + 32)));
-      bytes += entry.memory.length * 67;
+      if (!step.memory.length) return `${text},"memory":[]`;
+      const hex = Buffer.from(step.memory.buffer, step.memory.byteOffset, step.memory.length).toString('hex');
+      text += ',"memory":[';
+      for (let i = 0; i < hex.length; i += 64) text += `${i ? ',' : ''}"${hex.slice(i, i + 64)}"`;
+      text += ']';
     }
-    budget.spend(bytes, bare);
-    structLogs.push(entry);
-    return entry;
+    return text;
   };
 
-  // Two parameters: the EVM waits for `done` before it runs the opcode, so SLOAD can read the slot.
-  // A throw here (the size budget) rejects the EVM's wait, which stops the replay with that error.
+  const write = (text: string, done?: () => void) => {
+    const waiting = out.write(text, bare);
+    if (waiting) void waiting.then(done);
+    else done?.();
+  };
+
+  // Two parameters: the EVM waits for `done` before it runs the opcode, so SLOAD can read the slot and
+  // a streamed trace can wait for its client. A throw here (the size bound) rejects the EVM's wait,
+  // which stops the replay with that error.
   const onStep = (step: InterpreterStep, done?: () => void) => {
-    const entry = record(step);
+    if (failure) throw failure;
+    const entry = entryOf(step);
     const op = step.opcode.name;
-    if (opts.disableStorage || (op !== 'SLOAD' && op !== 'SSTORE')) return done?.();
     // Too few stack items: the opcode fails right after this step, touching no storage.
-    if (step.stack.length < (op === 'SSTORE' ? 2 : 1)) return done?.();
+    if (opts.disableStorage || (op !== 'SLOAD' && op !== 'SSTORE') || step.stack.length < (op === 'SSTORE' ? 2 : 1)) return write(`${entry}}`, done);
     const top = step.stack[step.stack.length - 1]!;
     const slots = slotsOf(step);
-    budget.spend((Object.keys(slots).length + 1) * 134);
     if (op === 'SSTORE') {
       slots[word(top)] = word(step.stack[step.stack.length - 2]!);
-      entry.storage = { ...slots };
-      return done?.();
+      return write(`${entry},"storage":${JSON.stringify(slots)}}`, done);
     }
     // A failed read is left to the SLOAD itself, which reads the same slot next and fails the replay.
+    const stepBare = bare;
     step.stateManager.getStorage(step.address, setLengthLeft(bigIntToBytes(top), 32)).then((value) => {
       slots[word(top)] = plain(setLengthLeft(value, 32));
-      entry.storage = { ...slots };
-    }, () => undefined).finally(() => done?.());
+      return `${entry},"storage":${JSON.stringify(slots)}}`;
+    }, () => `${entry}}`).then((text) => {
+      bare = stepBare;
+      write(text, done);
+    }).catch((err: unknown) => {
+      failure = err;
+      done?.();
+    });
   };
 
   return {
     listeners: { step: onStep },
-    finish(tx: TracedTx, run: TxOutcome): StructTrace {
+    finish(tx: TracedTx, run: TxOutcome): void {
+      if (failure) throw failure;
       const r = run.execResult;
       const target = run.createdAddress ?? tx.to;
-      return {
-        gas: Number(run.totalGasSpent), failed: r.exceptionError !== undefined, returnValue: plain(r.returnValue), structLogs,
+      const summary = JSON.stringify({
+        gas: Number(run.totalGasSpent), failed: r.exceptionError !== undefined, returnValue: plain(r.returnValue),
         contractAddress: target ? plain(target.bytes) : '', result: plain(r.returnValue), error: r.exceptionError?.error ?? '',
         reverted: r.exceptionError?.error === 'revert',
-      };
+      });
+      void out.write(`${entries ? '],' : '{"structLogs":[],'}${summary.slice(1)}`);
     },
   };
 }

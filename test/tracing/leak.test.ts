@@ -10,7 +10,8 @@ import * as assert from 'uvu/assert';
 import { fromHex } from '../../src/chain/codec/bytes.ts';
 import { callFrameTracer } from '../../src/tracing/frames.ts';
 import { BlockReplayer } from '../../src/tracing/replay.ts';
-import { structLogTracer, TraceBudget } from '../../src/tracing/structLogger.ts';
+import { CollectedTrace } from '../../src/tracing/output.ts';
+import { structLogTracer } from '../../src/tracing/structLogger.ts';
 import { startTestNode } from '../helpers/node.ts';
 import { deployTraceFixture } from '../helpers/traceFixture.ts';
 
@@ -36,7 +37,7 @@ Leak('1,000 block traces: the heap does not grow and the shared Common gains no 
     const opts = { disableMemory: false, disableStack: false, disableStorage: false };
     const traceBlock = (i: number) => i % 2
       ? replayer.traceAll(block, () => callFrameTracer(false))
-      : replayer.traceAll(block, () => structLogTracer(opts, new TraceBudget()));
+      : replayer.traceAll(block, () => structLogTracer(opts, new CollectedTrace()));
     // Warm-up: caches the reader and the trie keep by design fill up first.
     for (let i = 0; i < 50; i++) assert.is((await traceBlock(i)).length, 4);
     const listeners = reader.common.events.listenerCount('hardforkChanged');

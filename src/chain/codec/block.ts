@@ -3,7 +3,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { concatBytes } from '@ethereumjs/util';
-import { EMPTY, toBig, uintBytes } from './bytes.ts';
+import { EMPTY, rlpListPayload, rlpListPrefix, toBig, uintBytes } from './bytes.ts';
 import { decodeHeaderFields, fullFields, headerHash, type BlockHeader } from './header.ts';
 import { txBytes, txFromBytes } from './txEncoding.ts';
 
@@ -50,17 +50,8 @@ export const encodeBlock = (b: Block): Uint8Array =>
 /** encodeBlock of a stored block, framed from its stored header and body RLP without decoding either. */
 export function storedBlockEncoding(header: Uint8Array, body: Uint8Array): Uint8Array {
   // The body is RLP [transactions, uncles]: its payload is those two lists encoded, as a block carries them.
-  const lengthOfLength = body[0]! > 0xf7 ? body[0]! - 0xf7 : 0;
-  if (body[0]! < 0xc0) throw new Error('stored body is not an RLP list');
-  const payload = body.subarray(1 + lengthOfLength);
+  const payload = rlpListPayload(body);
   return concatBytes(rlpListPrefix(header.length + payload.length), header, payload);
-}
-
-/** The RLP prefix of a list whose items encode to `length` bytes. */
-export function rlpListPrefix(length: number): Uint8Array {
-  if (length < 56) return Uint8Array.of(0xc0 + length);
-  const lengthBytes = uintBytes(length);
-  return Uint8Array.of(0xf7 + lengthBytes.length, ...lengthBytes);
 }
 
 export const decodeBlock = (raw: Uint8Array, common: Common): Block => blockFromFields(RLP.decode(raw), common);

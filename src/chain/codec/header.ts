@@ -6,8 +6,8 @@
  * Header version 0: field 7 is the 256-byte logs bloom. `ummRoot` (field 17) is always present and empty.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { EMPTY, keccak256, signedBytes, toBig, uintBytes } from './bytes.ts';
-
+import { concatBytes } from '@ethereumjs/util';
+import { EMPTY, keccak256, rlpListPayload, rlpListPrefix, signedBytes, toBig, uintBytes } from './bytes.ts';
 
 export interface BlockHeader {
   readonly parentHash: Uint8Array;
@@ -44,15 +44,35 @@ function baseFields(h: BlockHeader): Uint8Array[] {
   ];
 }
 
+/**
+ * The RLP list of the 17 base fields, by header. A header is frozen, and each of its three encodings
+ * starts with these fields: a block imported from a peer is hashed, checked against its proof and
+ * stored from one encoding of them.
+ */
+const encodedBases = new WeakMap<BlockHeader, Uint8Array>();
+
+function encodedBase(h: BlockHeader): Uint8Array {
+  let list = encodedBases.get(h);
+  if (!list) encodedBases.set(h, (list = RLP.encode(baseFields(h))));
+  return list;
+}
+
+/** The base fields followed by `more`, as one RLP list. */
+function withBase(h: BlockHeader, more: readonly Uint8Array[]): Uint8Array {
+  const base = rlpListPayload(encodedBase(h));
+  const items = more.map((item) => RLP.encode(item));
+  return concatBytes(rlpListPrefix(items.reduce((n, item) => n + item.length, base.length)), base, ...items);
+}
+
 /** keccak256 of the 17 base fields: hashForMergedMining before fork-detection data. */
-export const mergedMiningBaseHash = (h: BlockHeader): Uint8Array => keccak256(RLP.encode(baseFields(h)));
+export const mergedMiningBaseHash = (h: BlockHeader): Uint8Array => keccak256(encodedBase(h));
 
 /** The header RLP whose keccak256 is the block hash (what chain_getRawBlockHeaderBy* returns). */
-export const encodeHashingHeader = (h: BlockHeader): Uint8Array => RLP.encode([...baseFields(h), h.parentChainHeader]);
+export const encodeHashingHeader = (h: BlockHeader): Uint8Array => withBase(h, [h.parentChainHeader]);
 
 export const headerHash = (h: BlockHeader): Uint8Array => keccak256(encodeHashingHeader(h));
 
-export const encodeFullHeader = (h: BlockHeader): Uint8Array => RLP.encode(fullFields(h));
+export const encodeFullHeader = (h: BlockHeader): Uint8Array => withBase(h, [h.parentChainHeader, h.parentChainMerkleProof, h.parentChainCoinbase]);
 
 export const fullFields = (h: BlockHeader): Uint8Array[] =>
   [...baseFields(h), h.parentChainHeader, h.parentChainMerkleProof, h.parentChainCoinbase];

@@ -5,61 +5,28 @@
  * EIP-1559 transactions are accepted (the last pay their tip: txPrice.ts); fees go to the block's coinbase.
  */
 import { createBlock, type Block as EjsBlock } from '@ethereumjs/block';
-import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
+import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, equalsBytes, ValueEncoding, type DB } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
-import secp256k1 from 'secp256k1';
 import { keccak256, uintBytes } from '../codec/bytes.ts';
-import type { Network } from './networks.ts';
 import { BatchedTrie, BatchedStateManager } from '../storage/stateTrie.ts';
 import { OverlayTrieDb } from '../storage/trieDb.ts';
 import { orderedTrieRoot } from '../storage/trieRoot.ts';
 import { txBytes, txFromBytes } from '../codec/txEncoding.ts';
-import { allowImpersonation, impersonatedSender } from '../codec/impersonation.ts';
+import { impersonatedSender } from '../codec/impersonation.ts';
 import type { StoredLog, StoredReceipt } from '../codec/block.ts';
 import { effectiveGasPrice } from './txPrice.ts';
 
 /** Transaction types this chain accepts. */
 export const SUPPORTED_TX_TYPES = new Set([0, 1, 2]);
 
-function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
-  // Typed transactions pass the y-parity (0/1); legacy ones 27/28, or 35 + 2·chainId + parity (EIP-155).
-  const recovery = v === 0n || v === 1n ? v : chainId === undefined || v < 35n ? v - 27n : v - (chainId * 2n + 35n);
-  if (recovery !== 0n && recovery !== 1n) throw new Error('invalid signature v value');
-  const sig = new Uint8Array(64);
-  sig.set(r.length > 32 ? r.subarray(r.length - 32) : r, 32 - Math.min(r.length, 32));
-  sig.set(s.length > 32 ? s.subarray(s.length - 32) : s, 64 - Math.min(s.length, 32));
-  return secp256k1.ecdsaRecover(sig, Number(recovery), msgHash, false).subarray(1);
-}
-
-/** Common for a network: its chain id, the Cancun rule set, native signature recovery and Keccak. */
-export function createChainCommon(network: Network): Common {
-  const common = createCustomCommon(
-    { chainId: Number(network.chainId), name: `mmnode-${network.name}` },
-    Mainnet,
-    { hardfork: Hardfork.Cancun, customCrypto: { ecrecover, keccak256 } },
-  );
-  // @ethereumjs/tx copies the Common and re-merges its parameter tables (JSON round trips) for every
-  // transaction it builds, about 0.3 ms and 13 kB each. Our hardfork never changes, so the tables of
-  // one Common, merged once per table, serve every transaction, VM and block. A copy reads them
-  // through its prototype but has its own event emitter, for the listeners of whoever holds it
-  // (docs/rpc-workers.md, "The tracing leak").
-  const merged = new Set<object>();
-  const updateParams = common.updateParams.bind(common);
-  common.updateParams = (params) => {
-    if (merged.has(params)) return;
-    merged.add(params);
-    updateParams(params);
-  };
-  const Emitter = common.events.constructor as new () => Common['events'];
-  common.copy = () => Object.assign(Object.create(common) as Common, { events: new Emitter() });
-  if (network.name === 'regtest') allowImpersonation(common);
-  return common;
-}
+// The chain's Common lives apart so that threads which only decode transactions (block sync's
+// sender recovery) load none of the VM.
+export { createChainCommon } from './common.ts';
 
 /** `malformed`: the bytes are not a transaction at all; `rejected`: a transaction this chain refuses. */
 export class TxDecodeError extends Error {
@@ -255,6 +222,9 @@ export class BlockRunner {
     mode: 'build' | 'verify',
   ): Promise<ExecutionResult> {
     const env = this.env;
+    // Without transactions or edits a block changes no state (no subsidy; uncles share the fees,
+    // which are none): its state root is its parent's, with no VM to set up or re-root.
+    if (txs.length === 0 && !ctx.stateEdits?.length) return unchangedState(parentStateRoot, env);
     this.#overlay.writes.clear();
     this.#machine ??= (async () => {
       const sm = stateManagerAt(this.#overlay, parentStateRoot, env.common, { caches: true });
@@ -273,6 +243,15 @@ export class BlockRunner {
       throw err;
     }
   }
+}
+
+const EMPTY_ROOT = orderedTrieRoot([]);
+
+function unchangedState(stateRoot: Uint8Array, env: ExecutionEnv): ExecutionResult {
+  return {
+    txs: [], receipts: [], stateRoot, receiptsRoot: EMPTY_ROOT, transactionsRoot: EMPTY_ROOT, logsBloom: new Uint8Array(256),
+    gasUsed: 0n, paidFees: 0n, overlay: new OverlayTrieDb(env.trieDb), rejected: [], accounts: new Map(),
+  };
 }
 
 async function runBlockTxs(

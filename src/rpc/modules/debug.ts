@@ -7,11 +7,13 @@ import { hex, quantity } from '../../chain/codec/bytes.ts';
 import { formatCallTrace } from '../../tracing/callTracer.ts';
 import { callFrameTracer } from '../../tracing/frames.ts';
 import type { TxTracer } from '../../tracing/replay.ts';
-import { structLogTracer, TraceBudget } from '../../tracing/structLogger.ts';
+import { CollectedTrace, type TraceOutput } from '../../tracing/output.ts';
+import { structLogTracer } from '../../tracing/structLogger.ts';
 import { callView, findBlock } from '../blocks.ts';
 import type { EvmDeps, RpcDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
-import { method } from '../method.ts';
+import { JsonText } from '../json.ts';
+import { method, type CallContext } from '../method.ts';
 import { blockSelector, hash32, LATEST, optional, txArgs, type Param } from '../params.ts';
 import { callGas } from './eth/calls.ts';
 
@@ -84,38 +86,54 @@ export const debugTraceMethods = (deps: EvmDeps) => {
   const { reader, replayer } = deps;
   const options = ['options', optional(traceOptions, DEFAULT_OPTIONS)] as const;
 
-  /** A fresh tracer per transaction; the struct-log size budget is per request. */
-  function tracerFactory(opts: TraceOptions): () => TxTracer<unknown> {
-    if (opts.tracer === 'callTracer') {
-      return () => {
-        const frames = callFrameTracer(opts.withLog);
-        return { listeners: frames.listeners, finish: (tx, run) => formatCallTrace(frames.finish(tx, run), opts) };
-      };
-    }
-    const budget = new TraceBudget();
-    return () => structLogTracer(opts, budget);
+  const callTracer = (opts: TraceOptions): TxTracer<unknown> => {
+    const frames = callFrameTracer(opts.withLog);
+    return { listeners: frames.listeners, finish: (tx, run) => formatCallTrace(frames.finish(tx, run), opts) };
+  };
+  /**
+   * Struct-log traces are written as JSON text to the request's output as they run: streamed to the
+   * client by an RPC worker, collected otherwise (docs/rpc-workers.md, "Streamed traces").
+   */
+  const outputOf = (ctx: CallContext): TraceOutput => ctx.traceOutput?.() ?? new CollectedTrace();
+
+  /** One transaction's (or call's) trace by `run`, given a tracer. */
+  async function traceOne(opts: TraceOptions, ctx: CallContext, run: (tracer: TxTracer<unknown>) => Promise<unknown>): Promise<unknown> {
+    if (opts.tracer === 'callTracer') return run(callTracer(opts));
+    const out = outputOf(ctx);
+    await run(structLogTracer(opts, out));
+    return new JsonText(out.finish());
   }
 
-  async function traceBlock(block: Block | undefined, opts: TraceOptions) {
+  async function traceBlock(block: Block | undefined, opts: TraceOptions, ctx: CallContext) {
     if (!block) return null;
-    const traces = await replayer.traceAll(block, tracerFactory(opts));
-    // The callTracer labels each trace with its transaction; struct-log traces come as a plain list (as the reference).
-    return opts.tracer === 'callTracer' ? traces.map((result, i) => ({ txHash: hex(block.txs[i]!.hash()), result })) : traces;
+    if (opts.tracer === 'callTracer') {
+      // The callTracer labels each trace with its transaction; struct-log traces come as a plain list (as the reference).
+      const traces = await replayer.traceAll(block, () => callTracer(opts));
+      return traces.map((result, i) => ({ txHash: hex(block.txs[i]!.hash()), result }));
+    }
+    const out = outputOf(ctx);
+    let traced = 0;
+    await replayer.traceAll(block, () => {
+      void out.write(traced++ ? ',' : '[');
+      return structLogTracer(opts, out);
+    });
+    void out.write(traced ? ']' : '[]');
+    return new JsonText(out.finish());
   }
 
   return {
-    debug_traceTransaction: method([['hash', hash32], options], async ([h, opts]) => {
+    debug_traceTransaction: method([['hash', hash32], options], async ([h, opts], ctx) => {
       const loc = await reader.txLocation(h);
       const block = loc && await reader.getBlock(loc.blockHash);
       if (!loc || !block) return null;
-      return replayer.traceTx(block, loc.index, tracerFactory(opts)());
+      return traceOne(opts, ctx, (tracer) => replayer.traceTx(block, loc.index, tracer));
     }),
-    debug_traceBlockByHash: method([['hash', hash32], options], async ([h, opts]) => traceBlock(await reader.getBlock(h), opts)),
-    debug_traceBlockByNumber: method([['block', blockSelector], options], async ([sel, opts]) => traceBlock(await findBlock(reader, sel, deps.pending), opts)),
+    debug_traceBlockByHash: method([['hash', hash32], options], async ([h, opts], ctx) => traceBlock(await reader.getBlock(h), opts, ctx)),
+    debug_traceBlockByNumber: method([['block', blockSelector], options], async ([sel, opts], ctx) => traceBlock(await findBlock(reader, sel, deps.pending), opts, ctx)),
     /** A call traced on the state after a block, as eth_call runs it (the same gas cap). */
-    debug_traceCall: method([['call', txArgs], ['block', optional(blockSelector, LATEST)], options], async ([args, sel, opts]) => {
+    debug_traceCall: method([['call', txArgs], ['block', optional(blockSelector, LATEST)], options], async ([args, sel, opts], ctx) => {
       const { header, calls } = await callView(deps, sel);
-      return calls.trace(header, args, callGas(args, deps.gasCap), tracerFactory(opts)());
+      return traceOne(opts, ctx, (tracer) => calls.trace(header, args, callGas(args, deps.gasCap), tracer));
     }),
   };
 };

@@ -37,7 +37,7 @@ export function onWorkers(methods: Methods, pool: RpcWorkerPool): Methods {
       async call(params, ctx) {
         if (at.block !== undefined && params[at.block] === 'pending') return local.call(params, ctx);
         const timeoutMs = at.options === undefined ? undefined : traceTimeoutMs(params[at.options], `${at.options} (options)`, pool.options.timeoutMs);
-        return pool.run(name, params, ctx?.signal, timeoutMs);
+        return pool.run(name, params, ctx?.signal, timeoutMs, ctx?.streamable);
       },
     };
   }

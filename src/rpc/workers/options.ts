@@ -6,6 +6,11 @@ export const DEFAULT_RPC_WORKER_OPTIONS = {
 } as const;
 /** Requests that may wait per worker: more could not start before a 5 s deadline anyway. */
 export const QUEUED_PER_WORKER = 32;
+/**
+ * A worker that has held no request for this long stops: each costs about 50 MB of resident memory,
+ * and starting one again takes a fraction of a second (docs/rpc-workers.md, "Pool").
+ */
+export const WORKER_IDLE_MS = 30_000;
 /** --rpc-gas-cap's default. */
 export const DEFAULT_GAS_CAP = 50_000_000n;
 
@@ -16,4 +21,6 @@ export interface RpcWorkerOptions {
   readonly timeoutMs: number;
   /** Requests waiting for a worker; past it a request is refused with LIMIT_EXCEEDED. */
   readonly maxQueued: number;
+  /** How long a worker holding no request lives on (default WORKER_IDLE_MS). */
+  readonly idleMs?: number;
 }

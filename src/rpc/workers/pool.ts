@@ -9,8 +9,8 @@
 import { Worker } from 'node:worker_threads';
 import { NodeError } from '../../errors.ts';
 import { RpcError } from '../errors.ts';
-import { JsonText } from '../json.ts';
-import type { RpcWorkerOptions } from './options.ts';
+import { JsonStream, JsonText } from '../json.ts';
+import { WORKER_IDLE_MS, type RpcWorkerOptions } from './options.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
 import { logger } from '../../log.ts';
 
@@ -25,8 +25,15 @@ export const IN_FLIGHT_PER_WORKER = 16;
 interface Job {
   readonly method: string;
   readonly params: unknown[];
+  /** Whether the client takes the answer as a stream. */
+  readonly streamable: boolean;
   /** Starts the deadline (once). */
   startClock(): void;
+  /** A chunk of a streamed answer: the first resolves the request with a JsonStream. */
+  chunk(bytes: Uint8Array, written: (bytes: number) => void): void;
+  /** Whether chunks have gone out: the request cannot be run again. */
+  readonly streaming: boolean;
+  /** Ends the request: its answer (the rest of a streamed one), or an error (which cuts a streamed one). */
   settle(outcome: { text: string } | { error: Error }): void;
 }
 
@@ -35,6 +42,8 @@ interface Slot {
   ready: boolean;
   /** Requests sent to the worker and not answered yet, by message id. */
   readonly jobs: Map<number, Job>;
+  /** Set while the worker holds no request: it retires when this fires. */
+  idle?: NodeJS.Timeout;
 }
 
 /** A worker runs the node's main module, which serves as a worker off the main thread: src/main.ts, or the bundle this module is part of. */
@@ -49,8 +58,12 @@ export class RpcWorkerPool {
   /** `head`: the hash of the head a request is answered at, taken when a worker picks the request up. */
   constructor(readonly options: RpcWorkerOptions, private readonly init: WorkerInit, private readonly head: () => Uint8Array) {}
 
-  /** Runs `method` on a worker; resolves with its result as JSON text. `timeoutMs` may shorten the pool's deadline. */
-  run(method: string, params: unknown[], signal?: AbortSignal, timeoutMs = this.options.timeoutMs): Promise<JsonText> {
+  /**
+   * Runs `method` on a worker; resolves with its result as JSON text, or when `streamable` and the
+   * result is a large trace, as a JsonStream once its first chunk arrives. `timeoutMs` may shorten
+   * the pool's deadline, which also ends a stream still running.
+   */
+  run(method: string, params: unknown[], signal?: AbortSignal, timeoutMs = this.options.timeoutMs, streamable = false): Promise<JsonText | JsonStream> {
     if (this.#closed) return Promise.reject(new NodeError('UNAVAILABLE', 'the node is stopping'));
     if (signal?.aborted) return Promise.reject(new NodeError('UNAVAILABLE', 'the client went away'));
     if (this.#queue.length >= this.options.maxQueued) {
@@ -61,19 +74,28 @@ export class RpcWorkerPool {
       const onAbort = () => this.#cancel(job, new NodeError('UNAVAILABLE', 'the client went away'));
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
+      let stream: JsonStream | undefined;
       const job: Job = {
-        method, params,
+        method, params, streamable,
+        get streaming() { return stream !== undefined; },
         startClock: () => {
           timer ??= setTimeout(() => this.#cancel(job, new NodeError('LIMIT_EXCEEDED',
             `${method} did not finish within ${timeoutMs} ms (this node's --rpc-evm-timeout is ${this.options.timeoutMs} ms): `
             + 'ask for less work (less gas, a callTracer, fewer blocks) or ask the operator for a longer timeout')), timeoutMs);
         },
 
+        chunk(bytes, written) {
+          if (settled) return;
+          if (stream) return stream.push(bytes);
+          stream = new JsonStream(bytes, written);
+          resolve(stream);
+        },
         settle(outcome) {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
+          if (stream) return 'text' in outcome ? stream.end(outcome.text) : stream.fail(outcome.error);
           if ('text' in outcome) resolve(new JsonText(outcome.text));
           else reject(outcome.error);
         },
@@ -97,13 +119,23 @@ export class RpcWorkerPool {
     this.#closed = true;
     const stopping = new NodeError('UNAVAILABLE', 'the node is stopping');
     for (const job of this.#queue.splice(0)) job.settle({ error: stopping });
-    await Promise.all([...this.#slots].map(async (slot) => {
-      if (slot.jobs.size || !slot.ready) return this.#retire(slot, stopping);
-      this.#slots.delete(slot);
-      const exited = new Promise((r) => slot.worker.once('exit', r));
-      slot.worker.postMessage({ stop: true } satisfies ToWorker);
-      await exited;
-    }));
+    await Promise.all([...this.#slots].map((slot) => (slot.jobs.size || !slot.ready ? this.#retire(slot, stopping) : this.#stop(slot))));
+  }
+
+  /** Stops an idle worker, which closes its database first. */
+  async #stop(slot: Slot): Promise<void> {
+    if (!this.#slots.delete(slot)) return;
+    clearTimeout(slot.idle);
+    const exited = new Promise((r) => slot.worker.once('exit', r));
+    slot.worker.postMessage({ stop: true } satisfies ToWorker);
+    await exited;
+  }
+
+  /** Starts the idle countdown of a worker that holds no request. */
+  #restIfIdle(slot: Slot): void {
+    if (slot.jobs.size || !this.#slots.has(slot)) return;
+    clearTimeout(slot.idle);
+    slot.idle = setTimeout(() => void this.#stop(slot), this.options.idleMs ?? WORKER_IDLE_MS).unref();
   }
 
   /**
@@ -131,10 +163,11 @@ export class RpcWorkerPool {
       const job = this.#queue.shift()!;
       job.startClock();
       const id = ++this.#nextId;
+      clearTimeout(slot.idle);
       slot.jobs.set(id, job);
       const requests = sending.get(slot) ?? [];
       if (!requests.length) sending.set(slot, requests);
-      requests.push({ id, method: job.method, params: job.params, head: this.head() });
+      requests.push({ id, method: job.method, params: job.params, head: this.head(), stream: job.streamable });
     }
     for (const [slot, requests] of sending) slot.worker.postMessage({ requests } satisfies ToWorker);
   }
@@ -147,7 +180,14 @@ export class RpcWorkerPool {
       if ('ready' in msg) {
         slot.ready = true;
         for (const job of this.#queue) job.startClock();
-        return this.#pump();
+        this.#pump();
+        return this.#restIfIdle(slot);
+      }
+      if ('chunk' in msg) {
+        const { id } = msg.chunk;
+        return slot.jobs.get(id)?.chunk(msg.chunk.bytes, (bytes) => {
+          if (this.#slots.has(slot)) slot.worker.postMessage({ written: { id, bytes } } satisfies ToWorker);
+        });
       }
       for (const answer of msg.answers) {
         const job = slot.jobs.get(answer.id);
@@ -155,6 +195,7 @@ export class RpcWorkerPool {
         job?.settle('text' in answer ? answer : { error: new RpcError(answer.error.code, answer.error.message, answer.error.data) });
       }
       this.#pump();
+      this.#restIfIdle(slot);
     });
     const lost = (err: Error) => {
       if (!this.#slots.has(slot)) return; // retired on purpose
@@ -175,6 +216,7 @@ export class RpcWorkerPool {
    * Drops a waiting job, or stops the worker running it (the EVM cannot be interrupted otherwise): the
    * other requests that worker held go back to the front of the queue (reads can run again), with
    * the deadline they have: a new one would let a queue of heavy requests outlive every deadline.
+   * A request whose answer is partly sent already cannot run again: it fails with `error` too.
    */
   #cancel(job: Job, error: Error): void {
     const queued = this.#queue.indexOf(job);
@@ -182,10 +224,14 @@ export class RpcWorkerPool {
     else {
       const slot = [...this.#slots].find((s) => [...s.jobs.values()].includes(job));
       if (slot) {
-        const others = [...slot.jobs.values()].filter((j) => j !== job);
-        slot.jobs.clear();
+        const rerun: Job[] = [];
+        for (const [id, j] of slot.jobs) {
+          if (j === job || j.streaming) continue;
+          rerun.push(j);
+          slot.jobs.delete(id);
+        }
         void this.#retire(slot, error);
-        this.#queue.unshift(...others);
+        this.#queue.unshift(...rerun);
       }
     }
     job.settle({ error });
@@ -195,6 +241,7 @@ export class RpcWorkerPool {
   /** Takes the slot out of the pool and ends its worker, failing what it still held; a replacement starts on the next demand. */
   async #retire(slot: Slot, error: Error): Promise<void> {
     this.#slots.delete(slot);
+    clearTimeout(slot.idle);
     for (const job of slot.jobs.values()) job.settle({ error });
     slot.jobs.clear();
     await slot.worker.terminate();

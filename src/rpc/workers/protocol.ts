@@ -15,16 +15,33 @@ export interface WorkerInit {
  * event loop travels together.
  */
 
-/** A request to answer at the head `head` (a block hash). */
-export interface WorkerRequest { readonly id: number; readonly method: string; readonly params: unknown[]; readonly head: Uint8Array }
+/**
+ * A request to answer at the head `head` (a block hash); `stream`: its client takes the answer as a
+ * stream, so a struct-log trace is sent in chunks as it grows (docs/rpc-workers.md, "Streamed traces").
+ */
+export interface WorkerRequest {
+  readonly id: number; readonly method: string; readonly params: unknown[]; readonly head: Uint8Array; readonly stream: boolean;
+}
 
 /** A request's result as JSON text, or its JSON-RPC error. */
 export type WorkerAnswer =
   | { readonly id: number; readonly text: string }
   | { readonly id: number; readonly error: { readonly code: number; readonly message: string; readonly data?: string } };
 
-/** Requests, or the order to close the database and exit. */
-export type ToWorker = { readonly requests: readonly WorkerRequest[] } | { readonly stop: true };
+/**
+ * Requests; `bytes` of a streamed answer's chunks written to its client's socket (the worker sends
+ * more); or the order to close the database and exit.
+ */
+export type ToWorker =
+  | { readonly requests: readonly WorkerRequest[] }
+  | { readonly written: { readonly id: number; readonly bytes: number } }
+  | { readonly stop: true };
 
-/** Ready for requests; then answers. */
-export type FromWorker = { readonly ready: true } | { readonly answers: readonly WorkerAnswer[] };
+/**
+ * Ready for requests; then answers, and chunks of streamed answers: a streamed answer is its chunks,
+ * in order, then its answer with the rest of its text (or an error, which cuts it).
+ */
+export type FromWorker =
+  | { readonly ready: true }
+  | { readonly answers: readonly WorkerAnswer[] }
+  | { readonly chunk: { readonly id: number; readonly bytes: Uint8Array } };

@@ -1,7 +1,8 @@
 /**
  * An RPC worker thread (docs/rpc-workers.md, "Workers"): its own read-only view of the node's
  * database (opened a second time in this process, which LevelDB allows with `multithreading`),
- * answering one request at a time at the head the pool names with it.
+ * answering the requests the pool hands it (several at once, interleaved while each awaits the database)
+ * at the head the pool names with each, and streaming large traces in chunks (docs/rpc-workers.md, "Streamed traces").
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -10,8 +11,12 @@ import { createChainCommon } from '../../chain/execution/blockRunner.ts';
 import { NETWORKS } from '../../chain/execution/networks.ts';
 import { ChainReader } from '../../chain/reader.ts';
 import { ChainStore } from '../../chain/storage/store.ts';
+import { StreamedTrace } from '../../tracing/output.ts';
 import { BlockReplayer } from '../../tracing/replay.ts';
 import { METHOD_NOT_FOUND, RpcError, toRpcError } from '../errors.ts';
+import { JsonText } from '../json.ts';
+import type { CallContext } from '../method.ts';
+import { keepJumpAnalyses } from './jumpAnalysis.ts';
 import { workerMethods } from './methods.ts';
 import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from './protocol.ts';
 
@@ -20,7 +25,7 @@ export async function serveRpcWorker(): Promise<void> {
   const init = workerData as WorkerInit;
   const network = NETWORKS[init.network];
   const reader = new ChainReader(new ChainStore(init.dataDir), createChainCommon(network), network);
-  await reader.store.open();
+  await Promise.all([reader.store.open(), keepJumpAnalyses()]);
   const methods = workerMethods({ reader, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader), gasCap: init.gasCap });
   let head = '';
 
@@ -38,22 +43,39 @@ export async function serveRpcWorker(): Promise<void> {
     port.postMessage({ answers: answers.splice(0) } satisfies FromWorker);
   };
 
+  /** Streamed answers in progress, by request id: told when their chunks reach the client. */
+  const streams = new Map<number, StreamedTrace>();
+  /** Chunks go at once (a trace does not yield to the event loop while it runs), ahead of the answer that ends them. */
+  const streamFor = (id: number): CallContext => ({
+    traceOutput: () => {
+      // Moved, not copied, when the chunk has its buffer to itself (a large Buffer.from does).
+      const out = new StreamedTrace((bytes) => port.postMessage({ chunk: { id, bytes } } satisfies FromWorker,
+        bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : []));
+      streams.set(id, out);
+      return out;
+    },
+  });
+
   async function answer(msg: WorkerRequest): Promise<void> {
     let reply: WorkerAnswer;
     try {
       const def = methods[msg.method];
       if (!def) throw new RpcError(METHOD_NOT_FOUND, `method not found: ${msg.method}`);
       await follow(msg.head);
-      reply = { id: msg.id, text: JSON.stringify((await def.call(msg.params)) ?? null) };
+      const result = await def.call(msg.params, msg.stream ? streamFor(msg.id) : {});
+      reply = { id: msg.id, text: result instanceof JsonText ? result.text : JSON.stringify(result ?? null) };
     } catch (err) {
       const { code, message, data } = toRpcError(err);
       reply = { id: msg.id, error: data === undefined ? { code, message } : { code, message, data } };
+    } finally {
+      streams.delete(msg.id);
     }
     if (answers.push(reply) === 1) setImmediate(flush);
   }
 
   port.on('message', async (msg: ToWorker) => {
     if ('requests' in msg) return void msg.requests.forEach(answer);
+    if ('written' in msg) return streams.get(msg.written.id)?.acknowledge(msg.written.bytes);
     await reader.store.close();
     process.exit(0);
   });

@@ -143,4 +143,16 @@ Import('a run is stored up to its first invalid block, and the head is its last 
   assert.equal((await writer.importRun([a, b, c])).map((o) => o.result), ['EXIST', 'EXIST', 'IMPORTED_BEST']);
 });
 
+Import('a block without transactions keeps its parent\'s state: one claiming another state root, fees or receipts is refused', async () => {
+  const parent = (await reader.getBlock(reader.head().hash))!;
+  const empty = await childOf(parent);
+  const forged = [{ stateRoot: new Uint8Array(32).fill(1) }, { paidFees: 1n }, { receiptsRoot: parent.header.stateRoot }];
+  for (const fields of forged) {
+    const outcome = await writer.import(makeBlock(await seal({ ...empty.header, ...fields }), []));
+    assert.is(outcome.result, 'INVALID_BLOCK', JSON.stringify(Object.keys(fields)));
+  }
+  assert.is((await writer.import(empty)).result, 'IMPORTED_BEST');
+  assert.is(bytesToHex(reader.head().header.stateRoot), bytesToHex(parent.header.stateRoot));
+});
+
 Import.run();

@@ -1,0 +1,134 @@
+/**
+ * One download towards a peer's chain: batches of SYNC_BATCH blocks by number, IN_FLIGHT requests
+ * at a time spread over the peers that have them, handed to the chain actor in order (which verifies
+ * every block fully: proof, header rules, re-execution, and stores each run atomically).
+ */
+import { blockFromFields, type Block } from '../../chain/codec/block.ts';
+import type { ChainView } from '../../chain/reader.ts';
+import type { PeerEvent, PeerIdStr } from '../../p2p/index.ts';
+import type { ChainProtocol } from '../chain/index.ts';
+import type { ActorRef } from '../kernel/index.ts';
+import { logger } from '../../log.ts';
+import { SenderRecovery } from './senders.ts';
+
+const log = logger('sync');
+
+/** Blocks asked for per request. */
+export const SYNC_BATCH = 128;
+/** Batch requests outstanding at once, spread over the peers that have the blocks. */
+export const IN_FLIGHT = 4;
+/** A download at least this far behind recovers senders on a worker thread (senders.ts); a shorter one is not worth starting it. */
+export const RECOVER_OFF_THREAD_FROM = 2n * BigInt(SYNC_BATCH);
+
+/** A chain a peer told us about: its head number and, after a status handshake, its total difficulty. */
+export interface Target { readonly peer: PeerIdStr; readonly highest: bigint; readonly td: bigint | undefined }
+
+export interface DownloadDeps {
+  readonly reader: ChainView;
+  readonly chain: ActorRef<ChainProtocol>;
+  /** Canonical blocks of `peer` from `start` on (at most `count`), each as its decoded RLP. */
+  readonly fetchBlocks: (peer: PeerIdStr, start: bigint, count: number) => Promise<unknown[]>;
+  readonly report: (peer: PeerIdStr, event: PeerEvent) => void;
+}
+
+/** Blocks from one peer. */
+interface Batch { readonly peer: PeerIdStr; readonly blocks: Block[] }
+
+/** One batch of blocks from `peer`, decoded, senders recovered if `senders` serves; undefined after reporting a faulty peer. */
+async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, senders: SenderRecovery | undefined): Promise<Batch | undefined> {
+  let items: unknown[];
+  try {
+    items = await deps.fetchBlocks(peer, start, SYNC_BATCH);
+  } catch (err) {
+    deps.report(peer, /timeout|abort/i.test((err as Error).message) ? 'timeoutMessages' : 'invalidMessages');
+    return undefined;
+  }
+  try {
+    const blocks = items.map((item) => blockFromFields(item, deps.reader.common));
+    if (blocks.some((b, i) => b.header.number !== start + BigInt(i))) { deps.report(peer, 'unexpectedMessages'); return undefined; }
+    await senders?.prime(blocks);
+    return { peer, blocks };
+  } catch {
+    deps.report(peer, 'invalidMessages');
+    return undefined;
+  }
+}
+
+/**
+ * Downloads up to `target.highest` (or until our chain is as heavy as the target's). Batches are
+ * asked of `sources` in turn (the target first, then other peers at least as far ahead; the array is
+ * read at each request, so peers whose status arrives during the download join it), up to
+ * IN_FLIGHT at a time, and imported in order as they arrive. A batch that fails or does not link
+ * is asked of the target again; when that fails too, the target is given up. A peer that served an
+ * invalid block is reported and asked nothing more: the download goes on from the others, unless
+ * that peer was the target. `onProgress` is told the head after each batch.
+ */
+export async function download(
+  deps: DownloadDeps, target: Target, sources: readonly PeerIdStr[], onProgress: (head: bigint) => void,
+): Promise<void> {
+  const { reader } = deps;
+  const senders = target.highest - reader.head().number >= RECOVER_OFF_THREAD_FROM ? new SenderRecovery(reader.network.name) : undefined;
+  try {
+    await fetchAndImport(deps, target, sources, onProgress, senders);
+  } finally {
+    await senders?.close();
+  }
+}
+
+async function fetchAndImport(
+  deps: DownloadDeps, target: Target, sources: readonly PeerIdStr[], onProgress: (head: bigint) => void, senders: SenderRecovery | undefined,
+): Promise<void> {
+  const { reader, chain } = deps;
+  let cursor = reader.head().number + 1n; // next block number to import
+  let back = 0n;
+  let turn = 0;
+  const inFlight = new Map<bigint, Promise<Batch | undefined>>();
+  /** Peers that served an invalid block. */
+  const liars = new Set<PeerIdStr>();
+  const fetch = (peer: PeerIdStr, start: bigint) => fetchBatch(deps, peer, start, senders);
+  const ask = (start: bigint) => {
+    if (inFlight.has(start)) return;
+    let peer = sources[turn++ % sources.length]!;
+    if (liars.has(peer)) peer = target.peer;
+    inFlight.set(start, fetch(peer, start));
+  };
+  for (;;) {
+    if (target.td !== undefined && reader.head().totalDifficulty >= target.td) return;
+    const start = cursor > 1n ? cursor : 1n;
+    // Keep the pipe full ahead of the cursor, within what the target said it has.
+    for (let k = 0n; k < BigInt(IN_FLIGHT); k++) {
+      const at = start + k * BigInt(SYNC_BATCH);
+      if (k === 0n || at <= target.highest) ask(at);
+    }
+    let served = await inFlight.get(start)!;
+    inFlight.delete(start);
+    const links = served !== undefined && served.blocks.length > 0 && (await reader.getHeader(served.blocks[0]!.header.parentHash)) !== undefined;
+    // Another peer may have failed, or be on another branch than the target.
+    if (!links && served?.peer !== target.peer) served = await fetch(target.peer, start);
+    const batch = served?.blocks;
+    if (!served || !batch || batch.length === 0) return;
+    if (!(await reader.getHeader(batch[0]!.header.parentHash))) {
+      if (start === 1n) { deps.report(target.peer, 'invalidBlocks'); return; } // no common ancestor: not our chain
+      back = back === 0n ? 64n : back * 2n; // our chains fork further back
+      cursor = start - back;
+      inFlight.clear();
+      continue;
+    }
+    // A minute per block, as when they were imported one by one.
+    const outcomes = await chain.ask('blocks.import', { blocks: batch }, 60_000 * batch.length);
+    const invalid = outcomes.find((o) => o.result === 'INVALID_BLOCK');
+    if (invalid) {
+      log.warn(`invalid block #${invalid.block.header.number} from ${served.peer.slice(-8)}: ${invalid.reason}`);
+      deps.report(served.peer, 'invalidBlocks');
+      if (served.peer === target.peer) return;
+      liars.add(served.peer);
+      cursor = reader.head().number + 1n; // the blocks before the invalid one are stored
+      inFlight.clear();
+      continue;
+    }
+    if (outcomes.some((o) => o.result === 'NO_PARENT')) { inFlight.clear(); continue; } // re-ask from the new head
+    cursor = start + BigInt(batch.length);
+    onProgress(reader.head().number);
+    if (batch.length < SYNC_BATCH) inFlight.clear(); // the source had no more: the rest are asked again
+  }
+}

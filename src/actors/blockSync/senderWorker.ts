@@ -1,0 +1,35 @@
+/** The sender recovery worker thread (senders.ts): decodes each transaction, recovers its sender's public key, hashes it. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { keccak256 } from '../../chain/codec/keccak.ts';
+import { impersonatedSender } from '../../chain/codec/impersonation.ts';
+import { txFromBytes } from '../../chain/codec/txEncoding.ts';
+import { createChainCommon } from '../../chain/execution/common.ts';
+import { NETWORKS } from '../../chain/execution/networks.ts';
+import type { FromSenderWorker, SenderWorkerInit, ToSenderWorker } from './senders.ts';
+
+export function serveSenderWorker(): void {
+  const port = parentPort!;
+  const common = createChainCommon(NETWORKS[(workerData as SenderWorkerInit).network]);
+  port.on('message', (msg: ToSenderWorker) => {
+    const n = msg.ends.length;
+    const ok = new Uint8Array(n);
+    const keys = new Uint8Array(n * 64);
+    const hashes = new Uint8Array(n * 32);
+    let start = 0;
+    for (let i = 0; i < n; i++) {
+      const raw = msg.txs.subarray(start, msg.ends[i]);
+      start = msg.ends[i]!;
+      try {
+        const tx = txFromBytes(raw, common);
+        // An impersonated transaction names its sender without a key (docs/rpc-compatibility.md
+        // "Account impersonation"): the main thread's decoding gives it its sender.
+        if (impersonatedSender(tx)) continue;
+        keys.set(tx.getSenderPublicKey(), i * 64);
+        hashes.set(keccak256(raw), i * 32);
+        ok[i] = 1;
+      } catch { /* left to execution, which refuses the block */ }
+    }
+    port.postMessage({ id: msg.id, ok, keys, hashes } satisfies FromSenderWorker, [ok.buffer, keys.buffer, hashes.buffer]);
+  });
+  port.postMessage({ ready: true } satisfies FromSenderWorker);
+}
