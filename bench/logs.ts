@@ -14,17 +14,13 @@
  *   BENCH_LOGS_RUNS=25                      timed runs per query (median and best are reported)
  */
 import { bytesToHex, privateToAddress } from '@ethereumjs/util';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Interface } from 'ethers';
-import { createLegacyTx } from '@ethereumjs/tx';
 import { compileFixture } from '../test/helpers/solc.ts';
 import { post, rpc } from './load.ts';
-import { BENCH, startPeer } from './peers.ts';
-import { CHAIN_ID, COMMON, GAS_PRICE, GENESIS_BALANCE, SENDER_KEYS } from './workloads.ts';
+import { startPeer } from './peers.ts';
+import { CHAIN_ID, GENESIS_BALANCE, SENDER_KEYS, sendAndWait, signLegacy } from './workloads.ts';
 
 type Hex = `0x${string}`;
 const NODES = ['mmnode', 'anvil', 'hardhat'] as const;
@@ -39,7 +35,6 @@ const BLOCKS = 2_000;
 const FILTER_BLOCKS = 100;
 const FILTER_ROUNDS = 3;
 const WARMUPS = 20;
-const ANVIL_BIN = join(BENCH, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 
 const started = Date.now();
 const log = (msg: string) => console.error(`[bench:logs ${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${msg}`);
@@ -51,55 +46,15 @@ const NOTHING = `0x${'11'.repeat(32)}` as Hex;
 const KEY = SENDER_KEYS[0]!;
 const SENDER = bytesToHex(privateToAddress(KEY)) as Hex;
 
-interface Node { readonly url: string; readonly command: string; stop(): Promise<void> }
-
-/** Anvil, the Foundry node (a native binary, so not one of bench/peers.ts's Node.js peers). */
-async function startAnvil(): Promise<Node> {
-  if (!existsSync(ANVIL_BIN)) throw new Error(`${ANVIL_BIN} is missing: run npm install --prefix bench`);
-  const args = ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(CHAIN_ID)];
-  const child = spawn(ANVIL_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  // Anvil prints a line per transaction and block: keep draining, keep only the head.
-  const keep = (d: Buffer) => { if (output.length < 64_000) output += d.toString(); };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const stop = async () => { if (child.exitCode === null && child.signalCode === null) { child.kill('SIGTERM'); await exited; } };
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const port = /Listening on 127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-    if (port) {
-      const url = `http://127.0.0.1:${port}`;
-      await rpc(url, 'anvil_setBalance', [SENDER, `0x${GENESIS_BALANCE.toString(16)}`]);
-      return { url, command: [ANVIL_BIN, ...args].join(' '), stop };
-    }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`anvil did not start:\n${output.slice(0, 2000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function startNode(name: NodeName): Promise<Node> {
-  if (name === 'anvil') return startAnvil();
+async function startNode(name: NodeName) {
   return startPeer(name, { chainId: CHAIN_ID, keys: [bytesToHex(KEY)], balanceWei: GENESIS_BALANCE });
 }
 
 /** Signs and sends one transaction and waits for its receipt: every transaction gets a block of its own. */
 async function transact(url: string, nonce: bigint, to: Hex | undefined, data: string): Promise<any> {
-  const tx = createLegacyTx({ nonce, gasPrice: GAS_PRICE, gasLimit: 3_000_000n, to, data: data as Hex }, { common: COMMON }).sign(KEY);
-  const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [bytesToHex(tx.serialize())]);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const receipt = await rpc(url, 'eth_getTransactionReceipt', [hash]);
-    if (receipt) {
-      if (receipt.status !== '0x1') throw new Error(`transaction ${hash} failed`);
-      return receipt;
-    }
-    if (Date.now() > deadline) throw new Error(`no receipt for ${hash} after 60 s`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
+  const receipt = await sendAndWait(url, bytesToHex(signLegacy(KEY, { nonce, gasLimit: 3_000_000n, to, data: data as Hex })) as Hex);
+  if (receipt.status !== '0x1') throw new Error(`transaction ${receipt.transactionHash} failed`);
+  return receipt;
 }
 
 interface Timing { readonly medianMs: number; readonly bestMs: number; readonly results: number }

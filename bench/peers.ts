@@ -1,10 +1,11 @@
 /**
  * The nodes under test, each a child process on 127.0.0.1: mmnode (as `npm start` runs it), `hardhat node`
- * (Hardhat 3, EDR) and Ganache 7. The child's PID is the node itself (no npm/npx wrapper), so
- * /proc/<pid>/status gives the node's own RSS.
+ * (Hardhat 3, EDR), Ganache 7 and Anvil (Foundry's native binary). The child's PID is the node itself
+ * (no npm/npx wrapper), so /proc/<pid>/status gives the node's own RSS.
  */
+import { bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +18,10 @@ export const BENCH = new URL('.', import.meta.url).pathname;
 /** Node 24 from the root's `node` devDependency (the one on PATH may be older). */
 export const NODE_BIN = join(ROOT, 'node_modules/.bin/node');
 
+/** The peers of `npm run bench:peers`; Anvil joins the benchmarks that name it. */
 export const PEERS = ['mmnode', 'hardhat', 'ganache'] as const;
-export type PeerName = (typeof PEERS)[number];
+export type PeerName = (typeof PEERS)[number] | 'anvil';
+export const ANVIL_BIN = join(BENCH, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 
 export interface Peer {
   readonly name: PeerName;
@@ -60,6 +63,8 @@ function freePort(): Promise<number> {
 const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 interface Launch {
+  /** The executable: the pinned Node unless said otherwise. */
+  bin?: string;
   args: string[];
   cwd: string;
   env?: Record<string, string>;
@@ -106,13 +111,23 @@ async function launch(name: PeerName, opts: PeerOptions): Promise<Launch> {
         url: `http://127.0.0.1:${port}`,
       };
     }
+    case 'anvil':
+      // Funded after start (anvil_setBalance): its own accounts are not ours.
+      return {
+        bin: ANVIL_BIN, args: ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(opts.chainId)], cwd: BENCH,
+        urlFrom: (out) => {
+          const hostPort = /Listening on (127\.0\.0\.1:\d+)/.exec(out)?.[1];
+          return hostPort && `http://${hostPort}`;
+        },
+      };
   }
 }
 
 /** Starts a peer and resolves once it answers eth_chainId; rejects within 60 s otherwise. */
 export async function startPeer(name: PeerName, opts: PeerOptions): Promise<Peer> {
   const l = await launch(name, opts);
-  const child: ChildProcess = spawn(NODE_BIN, l.args, {
+  if (l.bin && !existsSync(l.bin)) throw new Error(`${l.bin} is missing: run npm install --prefix bench`);
+  const child: ChildProcess = spawn(l.bin ?? NODE_BIN, l.args, {
     cwd: l.cwd, env: { ...process.env, ...l.env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -124,7 +139,7 @@ export async function startPeer(name: PeerName, opts: PeerOptions): Promise<Peer
   // For the report: the sixteen `--wallet.accounts <key>,<balance>` pairs of Ganache shown once.
   const shown = l.args.filter((a, i) => a !== '--wallet.accounts' && l.args[i - 1] !== '--wallet.accounts');
   const wallets = l.args.length - shown.length;
-  const command = [NODE_BIN, ...shown, ...(wallets ? [`--wallet.accounts <key>,${opts.balanceWei} (×${wallets / 2})`] : [])].join(' ');
+  const command = [l.bin ?? NODE_BIN, ...shown, ...(wallets ? [`--wallet.accounts <key>,${opts.balanceWei} (×${wallets / 2})`] : [])].join(' ');
 
   let exitedEarly = false;
   void exited.then(() => { exitedEarly = true; });
@@ -152,6 +167,11 @@ export async function startPeer(name: PeerName, opts: PeerOptions): Promise<Peer
     if (chainId !== opts.chainId) throw new Error(`${name} reports chain id ${chainId}, expected ${opts.chainId}`);
     // `hardhat node` logs every request to stdout; the others run quiet, so turn that off too.
     if (name === 'hardhat') await rpc(url, 'hardhat_setLoggingEnabled', [false]);
+    if (name === 'anvil') {
+      for (const key of opts.keys) {
+        await rpc(url, 'anvil_setBalance', [bytesToHex(privateToAddress(hexToBytes(key as `0x${string}`))), `0x${opts.balanceWei.toString(16)}`]);
+      }
+    }
     return { name, url, pid: child.pid!, command, memory: () => readMemory(child.pid!), stop };
   } catch (err) {
     await stop();

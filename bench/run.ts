@@ -22,7 +22,7 @@ import {
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = 32;
-const selected = (process.env.BENCH_PEERS ?? PEERS.join(',')).split(',').map((s) => s.trim()) as PeerName[];
+const selected = (process.env.BENCH_PEERS ?? PEERS.join(',')).split(',').map((s) => s.trim()) as (typeof PEERS)[number][];
 // Bounded so a whole run stays under ~8 minutes (5 read workloads × 3 peers).
 if (!(SECONDS > 0 && SECONDS <= 20)) throw new Error('BENCH_SECONDS must be more than 0 and at most 20');
 for (const p of selected) if (!PEERS.includes(p)) throw new Error(`unknown peer ${p} in BENCH_PEERS (known: ${PEERS.join(', ')})`);

@@ -41,13 +41,13 @@ export const SENDER_KEYS: readonly Uint8Array[] = [
 ];
 export const SENDERS: readonly Hex[] = SENDER_KEYS.map((k) => bytesToHex(privateToAddress(k)) as Hex);
 /** Fixed recipients: the first transfers create them, the later ones update them, on every peer alike. */
-const RECIPIENTS: readonly Hex[] = Array.from({ length: 64 }, (_, i) => bytesToHex(seedKey(`mmnode-bench-recipient-${i}`).subarray(12)) as Hex);
+export const RECIPIENTS: readonly Hex[] = Array.from({ length: 64 }, (_, i) => bytesToHex(seedKey(`mmnode-bench-recipient-${i}`).subarray(12)) as Hex);
 
 const word = (v: bigint | string) => (typeof v === 'string' ? v.slice(2).toLowerCase() : v.toString(16)).padStart(64, '0');
 const balanceOfData = (who: Hex): Hex => `0x70a08231${word(who)}`;
-const transferData = (to: Hex, amount: bigint): Hex => `0xa9059cbb${word(to)}${word(amount)}`;
+export const transferData = (to: Hex, amount: bigint): Hex => `0xa9059cbb${word(to)}${word(amount)}`;
 
-interface TxFields { nonce: bigint; to?: Hex; value?: bigint; data?: Hex; gasLimit: bigint }
+export interface TxFields { nonce: bigint; to?: Hex; value?: bigint; data?: Hex; gasLimit: bigint }
 
 /** Signs a legacy (type 0, EIP-155) transaction with the native secp256k1 binding (fast enough to pre-sign thousands). */
 export function signLegacy(key: Uint8Array, f: TxFields): Uint8Array {
@@ -97,7 +97,7 @@ function compileToken(): Hex {
 }
 
 /** Creation code + abi.encode(address[] holders, uint256 amount). */
-function tokenDeployData(): Hex {
+export function tokenDeployData(): Hex {
   const args = word(64n) + word(TOKENS_PER_HOLDER) + word(BigInt(SENDERS.length)) + SENDERS.map((a) => word(a)).join('');
   return `${compileToken()}${args}`;
 }
@@ -124,6 +124,20 @@ export async function waitForReceipts(url: string, hashes: readonly Hex[], timeo
       res.forEach((r, k) => { if (r && !(r instanceof Error)) receipts[chunk[k]!] = r; });
     }
     await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Sends one transaction and asks for its receipt until there is one, back to back (what a test suite
+ * waits for); resolves with the receipt. Throws on a refusal, or after `timeoutMs` without a receipt.
+ */
+export async function sendAndWait(url: string, raw: Hex, timeoutMs = 60_000): Promise<any> {
+  const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [raw]);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const receipt = await rpc(url, 'eth_getTransactionReceipt', [hash]);
+    if (receipt) return receipt;
+    if (Date.now() > deadline) throw new Error(`no receipt for ${hash} after ${timeoutMs / 1000} s`);
   }
 }
 

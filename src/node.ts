@@ -35,6 +35,7 @@ import { HostedGate } from './rpc/hosted.ts';
 import { withHostedRequirements } from './rpc/hostedParams.ts';
 import { devControlsOff } from './rpc/modules/evm.ts';
 import { buildMethods } from './rpc/modules/index.ts';
+import { InclusionWaits, inclusionEvent } from './rpc/inclusion.ts';
 import { PendingBlockSource } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { BlockReplayer } from './tracing/replay.ts';
@@ -188,9 +189,11 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
     );
     // The main thread keeps a replayer for traces of the pending block only (src/rpc/workers/methods.ts).
+    const inclusions = new InclusionWaits();
+    bus.subscribe(inclusions.ref, inclusionEvent);
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, replayer: new BlockReplayer(reader),
-      gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref),
+      gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref), inclusions,
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
       revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),
     }, switches);

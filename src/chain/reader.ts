@@ -51,6 +51,8 @@ export class ChainReader {
   readonly #loading = new Map<string, Promise<Block | undefined>>();
   readonly #receipts = new Lru<string, StoredReceipt[]>(512);
   readonly #states = new Lru<string, MerkleStateManager>(8);
+  /** The head block's transactions by hash, with their index: a receipt asked for right after its block needs no lookup. */
+  #headTxs: { readonly block: Uint8Array; readonly index: ReadonlyMap<string, number> } | undefined;
   /** Accounts recent blocks wrote, by state root (see rememberAccounts). */
   readonly #writtenAccounts = new Lru<string, ReadonlyMap<string, Account | undefined>>(8);
 
@@ -67,6 +69,8 @@ export class ChainReader {
   /** Only the chain writer calls this, after the head's batch is on disk. */
   publishHead(head: HeadInfo): void {
     this.#head = Object.freeze(head);
+    const block = this.#blocks.get(bytesToHex(head.hash));
+    this.#headTxs = block && { block: block.hash, index: new Map(block.txs.map((tx, i) => [bytesToHex(tx.hash()), i])) };
   }
 
   /** Only the chain writer calls this, after a rewind deleted the block: cached copies go too. */
@@ -108,11 +112,12 @@ export class ChainReader {
     return loading;
   }
 
-  /** The chain writer hands over each block it stored, already decoded (blocks are immutable). */
-  remember(block: Block): void {
+  /** The chain writer hands over each block it stored, already decoded, and its receipts (both immutable). */
+  remember(block: Block, receipts?: StoredReceipt[]): void {
     const key = bytesToHex(block.hash);
     this.#blocks.set(key, block);
     this.#headers.set(key, block.header);
+    if (receipts) this.#receipts.set(key, receipts);
   }
 
   async canonicalHash(number: bigint): Promise<Uint8Array | undefined> {
@@ -163,6 +168,8 @@ export class ChainReader {
 
   /** Where a canonical transaction sits, or undefined if it is not on the canonical chain. */
   async txLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
+    const inHead = this.#headTxs?.index.get(bytesToHex(txHash));
+    if (inHead !== undefined) return { blockHash: this.#headTxs!.block, index: inHead };
     const raw = await this.store.txloc.get(txHash);
     if (!raw) return undefined;
     const [blockHash, index] = RLP.decode(raw) as Uint8Array[];

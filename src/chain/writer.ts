@@ -90,6 +90,8 @@ interface PendingBlocks {
   readonly blocks: Map<bigint, Block>;
   /** The accounts each block's execution wrote, by its state root (ExecutionResult.accounts). */
   readonly accounts: [Uint8Array, ReadonlyMap<string, Account | undefined>][];
+  /** Each block's receipts, by block hash (hex). */
+  readonly receipts: Map<string, StoredReceipt[]>;
 }
 
 export class ChainWriter {
@@ -255,7 +257,7 @@ export class ChainWriter {
     await this.store.batch(pending.ops);
     this.reader.trieDb.remember(this.#pendingNodes);
     this.#pendingNodes.clear();
-    for (const block of pending.blocks.values()) this.reader.remember(block);
+    for (const block of pending.blocks.values()) this.reader.remember(block, pending.receipts.get(bytesToHex(block.hash)));
     for (const [stateRoot, accounts] of pending.accounts) this.reader.rememberAccounts(stateRoot, accounts);
     this.reader.publishHead(pending.head);
   }
@@ -285,7 +287,7 @@ export class ChainWriter {
     if (td < head.totalDifficulty || (td === head.totalDifficulty && compareBytes(block.hash, head.hash) >= 0)) {
       await this.store.batch(ops);
       this.reader.trieDb.remember(exec.overlay.writes);
-      this.reader.remember(block);
+      this.reader.remember(block, [...exec.receipts]);
       return { result: 'IMPORTED_NOT_BEST', block };
     }
     const change = onHead ? { added: [block], removed: [] } : await this.canonicalChange(block, head);
@@ -296,10 +298,11 @@ export class ChainWriter {
       { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash },
     );
     for (const [key, node] of exec.overlay.writes) this.#pendingNodes.set(key, node);
-    const pending: PendingBlocks = this.#pending ?? { head, ops: [], blocks: new Map(), accounts: [] };
+    const pending: PendingBlocks = this.#pending ?? { head, ops: [], blocks: new Map(), accounts: [], receipts: new Map() };
     for (const op of ops) pending.ops.push(op);
     pending.blocks.set(block.header.number, block);
     pending.accounts.push([block.header.stateRoot, exec.accounts]);
+    pending.receipts.set(bytesToHex(block.hash), [...exec.receipts]);
     pending.head = newHead;
     this.#pending = pending;
     if (change.removed.length) this.#hasher.canonicalReplaced();

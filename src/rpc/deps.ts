@@ -11,6 +11,7 @@ import type { TxPoolProtocol } from '../actors/txpool/index.ts';
 import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainView } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
+import type { InclusionWaits } from './inclusion.ts';
 import type { PendingBlockSource } from './pending.ts';
 import type { RevertCode } from './options.ts';
 import type { RpcWorkerPool } from './workers/pool.ts';
@@ -31,6 +32,8 @@ export interface RpcDeps {
   readonly replayer: BlockReplayer;
   /** The node's accounts and keys (personal_*, eth_sign, eth_sendTransaction); absent when the node holds no keys. */
   readonly wallet?: Wallet;
+  /** Sends under automine wait for their block through it; absent: they are answered once pooled. */
+  readonly inclusions?: InclusionWaits;
   /** The block this node would mine next, for the `pending` tag. */
   readonly pending: PendingBlockSource;
   readonly clientVersion: string;

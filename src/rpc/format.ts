@@ -8,6 +8,7 @@ import { headerHash as headerHashOf, mergedMiningBaseHash } from '../chain/codec
 import { blockLogEntries, type LogEntry } from '../chain/logs/logFilter.ts';
 import { effectiveGasPrice } from '../chain/execution/txPrice.ts';
 import { findTaggedHash, parentHeaderHash, reverseBytes } from '../mergedmining/index.ts';
+import { JsonText } from './json.ts';
 
 export interface TxPosition {
   readonly blockHash: Uint8Array;
@@ -97,6 +98,24 @@ export function formatBlock(block: Block, totalDifficulty: bigint, fullTxs: bool
     parentChainMergedMiningCoinbaseTransaction: hex(h.parentChainCoinbase),
     parentChainMergedMiningMerkleProof: hex(h.parentChainMerkleProof),
   };
+}
+
+/**
+ * The JSON text of stored blocks, with transaction hashes and with full transactions, kept while the
+ * block itself is cached (the chain reader's block cache bounds how long), as logs keep theirs: a
+ * stored block and its total difficulty never change, so `latest` read again is copied, not rebuilt.
+ */
+const blockTexts = new WeakMap<Block, { hashes?: JsonText; full?: JsonText }>();
+
+export const blockText = (block: Block, fullTxs: boolean): JsonText | undefined => blockTexts.get(block)?.[fullTxs ? 'full' : 'hashes'];
+
+/** Keeps formatBlock's result for `block` as JSON text and returns that text. */
+export function rememberBlockText(block: Block, fullTxs: boolean, formatted: ReturnType<typeof formatBlock>): JsonText {
+  const text = new JsonText(JSON.stringify(formatted));
+  const texts = blockTexts.get(block) ?? {};
+  texts[fullTxs ? 'full' : 'hashes'] = text;
+  blockTexts.set(block, texts);
+  return text;
 }
 
 /** An uncle seen through eth_getUncleBy*: a header-only block object, without `transactions` (docs/rpc-conformance.md, "Shapes"). */

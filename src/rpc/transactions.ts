@@ -1,5 +1,6 @@
 /** Transactions the node builds for its accounts (eth_sendTransaction, personal_sendTransaction) and hands to the pool. */
 import { createLegacyTx, type LegacyTx, type TypedTransaction } from '@ethereumjs/tx';
+import { bytesToHex } from '@ethereumjs/util';
 import { hex, type Hex } from '../chain/codec/bytes.ts';
 import type { RpcDeps } from './deps.ts';
 import { invalidParams } from './errors.ts';
@@ -8,11 +9,21 @@ import type { TxArgs } from './params.ts';
 /** Default gas of a node-built transaction. */
 export const DEFAULT_GAS = 90_000n;
 
-/** The pool's verdict: the hash once the transaction is in the pool's journal, or -32010 with the reason. */
-export async function submitTx(deps: Pick<RpcDeps, 'txpool'>, tx: TypedTransaction): Promise<Hex> {
-  const { hash, journaled } = await deps.txpool.ask('tx.submit', { tx });
-  await journaled;
-  return hash;
+/**
+ * The pool's verdict: the hash once the transaction is in the pool's journal and, under automine when
+ * it is alone in the pool, once the block that carries it is stored (src/rpc/inclusion.ts); or -32010
+ * with the reason.
+ */
+export async function submitTx(deps: Pick<RpcDeps, 'txpool' | 'miner' | 'inclusions'>, tx: TypedTransaction): Promise<Hex> {
+  const waiting = deps.inclusions?.wait(bytesToHex(tx.hash()) as Hex);
+  try {
+    const { hash, pending, alone, journaled } = await deps.txpool.ask('tx.submit', { tx });
+    await journaled;
+    if (waiting && pending && alone && (await deps.miner.ask('mining.status', {})).mode === 'auto') await waiting.done;
+    return hash;
+  } finally {
+    waiting?.cancel();
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
  * The built-in client mines a parent block and submits it through `submit`, exactly as
  * mnr_submitBitcoinBlock does for an external miner.
  */
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex, setLengthRight } from '@ethereumjs/util';
 import type { Hex } from '../../chain/codec/bytes.ts';
 import { makeBlock } from '../../chain/codec/block.ts';
@@ -31,6 +32,7 @@ export const TEMPLATES_KEPT = 20;
 /** Sibling blocks remembered as uncle candidates. */
 const SIBLINGS_KEPT = 32;
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
 /** An external miner's hash-rate report counts for this long. */
 const REPORT_TTL_MS = 60_000;
 
@@ -42,7 +44,7 @@ interface MinerState {
   readonly ethWork: Map<Hex, EthWork>;
   readonly siblings: Map<Hex, BlockHeader>;
   readonly reports: Map<Hex, { hashesPerSecond: bigint; atMs: number }>;
-  /** Hashes the built-in client computed, for eth_hashrate. */
+  /** Hashes the built-in client computed, for eth_hashrate: one entry per minute (an entry per block would grow by thousands a minute under automine). */
   readonly hashLog: { atMs: number; hashes: number }[];
   current: Template | undefined;
   /** Transactions arrived since `current` was built. */
@@ -80,10 +82,11 @@ export function minerBehavior(
 ): Behavior<MinerProtocol, MinerState> {
   const { reader, chain, txpool } = deps;
 
-  /** A template on the head: the pool's executable transactions, or development edits alone. */
-  async function build(s: MinerState, stateEdits?: readonly StateEdit[]): Promise<Template> {
-    const head = reader.head();
-    const txs = stateEdits ? [] : await txpool.ask('pool.executable', { maxGas: head.header.gasLimit });
+  const poolExecutable = () => txpool.ask('pool.executable', { maxGas: reader.head().header.gasLimit });
+
+  /** A template on the head: the pool's executable transactions (or `executable`, already asked for), or development edits alone. */
+  async function build(s: MinerState, stateEdits?: readonly StateEdit[], executable?: readonly TypedTransaction[]): Promise<Template> {
+    const txs = stateEdits ? [] : executable ?? await poolExecutable();
     const template = await chain.ask('block.build', {
       coinbase: opts.coinbase, txs, stateEdits, timestamp: s.nextTimestamp ?? nowSec() + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
       uncleCandidates: [...s.siblings.values()].reverse(),
@@ -152,7 +155,10 @@ export function minerBehavior(
     const parent = parentBlockTemplate(template.hashForMergedMining, Number(template.header.timestamp), s.extraNonce++);
     const solved = solveParentHeader(parent.header, template.target, 1 << 24);
     if (!solved) throw new NodeError('UNAVAILABLE', `the built-in miner found no solution at difficulty ${template.header.difficulty}`);
-    s.hashLog.push({ atMs: Date.now(), hashes: solved.nonce + 1 });
+    const minute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+    const last = s.hashLog[s.hashLog.length - 1];
+    if (last?.atMs === minute) last.hashes += solved.nonce + 1;
+    else s.hashLog.push({ atMs: minute, hashes: solved.nonce + 1 });
     return submit(s, solutionFromParentBlock(parentBlockBytes(parent, solved.nonce)));
   }
 
@@ -220,7 +226,10 @@ export function minerBehavior(
         case 'mine.auto': {
           s.autoScheduled = false;
           if (s.mode !== 'auto') break; // stopped since it was scheduled
-          const template = await build(s);
+          // Every head change schedules this: with nothing executable, no block is built (the pending block is built when asked).
+          const txs = await poolExecutable();
+          if (txs.length === 0) break;
+          const template = await build(s, undefined, txs);
           if (template.txs.length > 0) await mineTemplate(s, template);
           break;
         }

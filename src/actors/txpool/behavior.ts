@@ -155,7 +155,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     for (const e of entries) if (stateOf(e) === 'pending') bus.publish({ type: 'pool.txAdded', tx: e.data.tx, pending: true });
   };
 
-  async function admit(s: PoolState, tx: TypedTransaction): Promise<{ hash: Hex; pending: boolean; journaled?: Promise<void> }> {
+  async function admit(s: PoolState, tx: TypedTransaction): Promise<{ hash: Hex; pending: boolean; alone: boolean; journaled?: Promise<void> }> {
     const hash = bytesToHex(tx.hash()) as Hex;
     const known = s.book.get(hash);
     if (known) throw new TxRefusedError('known', `${stateOf(known)} transaction with same hash already exists`);
@@ -194,7 +194,8 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     bus.publish({ type: 'pool.txAdded', tx, pending });
     // Filling a gap can make the nonces after it executable.
     if (pending && s.book.at(sender, tx.nonce + 1n)) announce(await settle(s, sender));
-    return journaled ? { hash, pending, journaled } : { hash, pending };
+    const alone = s.book.size === 1;
+    return journaled ? { hash, pending, alone, journaled } : { hash, pending, alone };
   }
 
   /**

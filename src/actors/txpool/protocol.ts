@@ -29,9 +29,10 @@ export type TxPoolProtocol = {
   ask: {
     /**
      * Validates and admits a transaction; rejects with NodeError TX_REJECTED and the reason.
-     * `journaled` resolves once it is written to the journal (src/actors/txpool/journal.ts).
+     * `journaled` resolves once it is written to the journal (src/actors/txpool/journal.ts); `alone`:
+     * it is the only transaction in the pool (under automine the next block carries it alone).
      */
-    'tx.submit': { req: { tx: TypedTransaction }; res: { hash: Hex; pending: boolean; journaled?: Promise<void> } };
+    'tx.submit': { req: { tx: TypedTransaction }; res: { hash: Hex; pending: boolean; alone: boolean; journaled?: Promise<void> } };
     /** Executable transactions, nonce order per sender, highest gas price first across senders. */
     'pool.executable': { req: { maxGas: bigint }; res: TypedTransaction[] };
     /** Next nonce for a sender counting its pending transactions. */

@@ -28,7 +28,7 @@ const duration: Param<number> = (raw, name) => {
   throw invalidParams(`Invalid duration param (argument ${name}): value must be a valid hex number of milliseconds, or a number of seconds`);
 };
 
-export const personalModule = (wallet: Wallet, deps: Pick<RpcDeps, 'reader' | 'txpool' | 'pending'>) => ({
+export const personalModule = (wallet: Wallet, deps: Pick<RpcDeps, 'reader' | 'txpool' | 'pending' | 'miner' | 'inclusions'>) => ({
   personal_newAccount: method([['passphrase', text]], ([passphrase]) => wallet.newAccount(passphrase)),
   personal_newAccountWithSeed: method([['seed', text]], ([seed]) => wallet.newAccountWithSeed(seed)),
   personal_importRawKey: method([['key', rawKey], ['passphrase', text]], ([key, passphrase]) => wallet.importRawKey(key, passphrase)),

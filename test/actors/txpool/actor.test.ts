@@ -76,7 +76,7 @@ Pool('a mined transaction leaves the pool; a reorg that drops its block returns 
   // The competing branch starts from an empty block built on genesis before the transaction exists.
   const sibling = await h.chain.sealed(await h.chain.writer.build({ coinbase: NETWORKS.regtest.defaultCoinbase, txs: [], timestamp: 10n, minimumGasPriceTarget: 0n }));
   const tx = transfer(0, 0n);
-  assert.equal(await h.pool.ref.ask('tx.submit', { tx }), { hash: hashOf(tx), pending: true });
+  assert.equal(await h.pool.ref.ask('tx.submit', { tx }), { hash: hashOf(tx), pending: true, alone: true });
   const mined = await h.mine();
   assert.is(mined.txs.length, 1);
   assert.equal(await h.state(), { pending: [], queued: [] });

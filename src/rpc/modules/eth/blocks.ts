@@ -3,7 +3,7 @@ import { hex, quantity, ZERO_HASH } from '../../../chain/codec/bytes.ts';
 import type { Block } from '../../../chain/codec/block.ts';
 import { findBlock, isPending } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
-import { formatBlock, formatReceipt, formatTx, formatUncle } from '../../format.ts';
+import { blockText, formatBlock, formatReceipt, formatTx, formatUncle, rememberBlockText } from '../../format.ts';
 import { formatPendingBlock } from '../../pending.ts';
 import { method } from '../../method.ts';
 import { blockNumberOrTag, blockSelector, bool, hash32, index, optional, type BlockSelector } from '../../params.ts';
@@ -11,8 +11,12 @@ import { blockNumberOrTag, blockSelector, bool, hash32, index, optional, type Bl
 export const ethBlockMethods = (deps: RpcDeps) => {
   const { reader, pending } = deps;
   const byHash = (hash: Uint8Array): BlockSelector => ({ kind: 'hash', hash, requireCanonical: false });
-  const blockJson = async (block: Block | undefined, full: boolean) =>
-    block ? formatBlock(block, (await reader.totalDifficulty(block.hash)) ?? 0n, full) : null;
+  const blockJson = async (block: Block | undefined, full: boolean) => {
+    if (!block) return null;
+    const cached = blockText(block, full);
+    if (cached) return cached;
+    return rememberBlockText(block, full, formatBlock(block, (await reader.totalDifficulty(block.hash)) ?? 0n, full));
+  };
   const txAt = (block: Block | undefined, i: number, inPending = false) => {
     if (!block || i >= block.txs.length) return null;
     return formatTx(block.txs[i]!, inPending ? undefined : { blockHash: block.hash, blockNumber: block.header.number, index: i });

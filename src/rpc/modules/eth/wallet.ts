@@ -10,7 +10,7 @@ import { address, data, txArgs } from '../../params.ts';
 import { impersonatedTx } from '../../impersonation.ts';
 import { submitTx, unsignedTx } from '../../transactions.ts';
 
-export const ethWalletMethods = (wallet: Wallet, deps: Pick<RpcDeps, 'reader' | 'txpool' | 'pending' | 'impersonated'>) => ({
+export const ethWalletMethods = (wallet: Wallet, deps: Pick<RpcDeps, 'reader' | 'txpool' | 'pending' | 'impersonated' | 'miner' | 'inclusions'>) => ({
   eth_sign: method([['address', address], ['message', data]], ([a, message]) => hex(wallet.signMessage(hex(a), message))),
   /** Signed by the account's key, or, for an impersonated account the wallet holds no key of, with the impersonation marker. */
   eth_sendTransaction: method([['transaction', txArgs]], async ([args]) => {

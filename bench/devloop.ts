@@ -1,0 +1,219 @@
+/**
+ * `npm run bench:devloop`: what a developer's test suite feels, mmnode against Hardhat 3 and Anvil in
+ * the same run. One sender, one transaction at a time: send it, ask for its receipt until there is
+ * one, send the next (1,000 per round: value transfers, then ERC-20 transfers, then contract
+ * deployments), so every transaction gets a block of its own under automine. Then
+ * `eth_getBlockByNumber(latest, true)` at concurrency 32. A measurement, not a test: exits 0 when a
+ * target is missed, non-zero only when a peer cannot be set up.
+ *
+ *   BENCH_DEVLOOP_PEERS=mmnode,hardhat,anvil   which peers (default all three)
+ *   BENCH_DEVLOOP_ROUNDS=3                     rounds per peer, taken in turn (the median round is reported)
+ *   BENCH_SECONDS=5                            seconds of the block read load (at most 20)
+ */
+import { bytesToHex, privateToAddress } from '@ethereumjs/util';
+import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { runLoad, rpc, type LoadResult } from './load.ts';
+import { NODE_BIN, startPeer, type Peer, type PeerName } from './peers.ts';
+import {
+  CHAIN_ID, GENESIS_BALANCE, RECIPIENTS, SENDER_KEYS, sendAndWait, setupPeer, signLegacy, tokenDeployData, transferData, type Hex, type TxFields,
+} from './workloads.ts';
+
+const NAMES = ['mmnode', 'hardhat', 'anvil'] as const satisfies readonly PeerName[];
+type Name = (typeof NAMES)[number];
+const selected = (process.env.BENCH_DEVLOOP_PEERS ?? NAMES.join(',')).split(',').map((s) => s.trim()) as Name[];
+for (const n of selected) if (!NAMES.includes(n)) throw new Error(`unknown peer ${n} in BENCH_DEVLOOP_PEERS (known: ${NAMES.join(', ')})`);
+const ROUNDS = Number(process.env.BENCH_DEVLOOP_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+if (!(ROUNDS >= 1 && ROUNDS <= 9)) throw new Error('BENCH_DEVLOOP_ROUNDS must be between 1 and 9');
+if (!(SECONDS > 0 && SECONDS <= 20)) throw new Error('BENCH_SECONDS must be more than 0 and at most 20');
+
+/** One round: 1,000 transactions in this order. */
+const PHASES = [
+  { key: 'value', label: 'value transfers', count: 400 },
+  { key: 'erc20', label: 'ERC-20 transfers', count: 400 },
+  { key: 'deploy', label: 'contract deployments', count: 200 },
+] as const;
+type PhaseKey = (typeof PHASES)[number]['key'];
+/** Uncounted transactions before the rounds (each peer's write path compiles on its first ones). */
+const WARMUP = 200;
+const CONCURRENCY = 32;
+
+/** Dev account 1 sends the loop (account 0 funds and deploys the token in setup). */
+const KEY = SENDER_KEYS[1]!;
+const SENDER = bytesToHex(privateToAddress(KEY));
+
+const started = Date.now();
+const loadAtStart = loadavg()[0]!;
+const log = (msg: string) => console.error(`[bench:devloop ${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${msg}`);
+
+interface PhaseResult { readonly p50Ms: number; readonly p99Ms: number; readonly perSecond: number }
+interface RoundResult {
+  readonly phases: Record<PhaseKey, PhaseResult>;
+  readonly perSecond: number;
+  readonly blocksPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const stats = (latencies: readonly number[], seconds: number): PhaseResult => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), perSecond: latencies.length / seconds };
+};
+
+interface Loop {
+  readonly name: Name;
+  readonly peer: Peer;
+  readonly token: Hex;
+  nonce: bigint;
+  readonly rounds: RoundResult[];
+  reads?: LoadResult;
+  readHwmMb?: number;
+}
+
+function fields(kind: PhaseKey, i: number, token: Hex): Omit<TxFields, 'nonce'> {
+  const to = RECIPIENTS[i % RECIPIENTS.length]!;
+  if (kind === 'value') return { to, value: 1n, gasLimit: 21_000n };
+  if (kind === 'erc20') return { to: token, data: transferData(to, 1n), gasLimit: 80_000n };
+  return { data: tokenDeployData(), gasLimit: 3_000_000n };
+}
+
+/** Signs the next transaction of the loop (signing is not timed: it happens before the send's clock starts). */
+const next = (l: Loop, kind: PhaseKey, i: number) => bytesToHex(signLegacy(KEY, { nonce: l.nonce++, ...fields(kind, i, l.token) })) as Hex;
+
+/** Sends and waits, checking that the transaction succeeded; returns the milliseconds from send to receipt. */
+async function transact(l: Loop, raw: Hex): Promise<number> {
+  const t0 = performance.now();
+  const receipt = await sendAndWait(l.peer.url, raw);
+  const ms = performance.now() - t0;
+  if (receipt.status !== '0x1') throw new Error(`${l.name}: transaction ${receipt.transactionHash} failed`);
+  return ms;
+}
+
+async function round(l: Loop): Promise<RoundResult> {
+  const firstBlock = Number(await rpc(l.peer.url, 'eth_blockNumber'));
+  const all: number[] = [];
+  const phases = {} as Record<PhaseKey, PhaseResult>;
+  const t0 = performance.now();
+  for (const phase of PHASES) {
+    const latencies: number[] = [];
+    const p0 = performance.now();
+    for (let i = 0; i < phase.count; i++) latencies.push(await transact(l, next(l, phase.key, i)));
+    phases[phase.key] = stats(latencies, (performance.now() - p0) / 1000);
+    all.push(...latencies);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const blocks = Number(await rpc(l.peer.url, 'eth_blockNumber')) - firstBlock;
+  if (blocks !== all.length) throw new Error(`${l.name} mined ${blocks} blocks for ${all.length} transactions`);
+  const total = stats(all, seconds);
+  return { phases, perSecond: total.perSecond, blocksPerSecond: blocks / seconds, p50Ms: total.p50Ms, p99Ms: total.p99Ms };
+}
+
+const blockRead = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', true] });
+const readOk = (text: string) => text.includes('"transactions":[{');
+
+async function main(): Promise<Partial<Record<Name, Loop>>> {
+  const loops: Loop[] = [];
+  try {
+    for (const name of selected) {
+      log(`${name}: starting`);
+      const peer = await startPeer(name, { chainId: CHAIN_ID, keys: SENDER_KEYS.map((k) => bytesToHex(k)), balanceWei: GENESIS_BALANCE });
+      const { token } = await setupPeer(peer.url);
+      loops.push({ name, peer, token, nonce: BigInt(await rpc<string>(peer.url, 'eth_getTransactionCount', [SENDER, 'latest'])), rounds: [] });
+    }
+    const inTurn = async (r: number, run: (l: Loop) => Promise<void>) => {
+      for (let i = 0; i < loops.length; i++) await run(loops[(r + i) % loops.length]!);
+    };
+    await inTurn(0, async (l) => {
+      log(`${l.name}: ${WARMUP} transactions, warm-up (not counted)`);
+      for (let i = 0; i < WARMUP; i++) await transact(l, next(l, PHASES[i % PHASES.length]!.key, i));
+    });
+    for (let r = 0; r < ROUNDS; r++) {
+      await inTurn(r, async (l) => {
+        log(`${l.name}: round ${r + 1} of ${ROUNDS}`);
+        l.rounds.push(await round(l));
+      });
+    }
+    // The latest block of each peer: one ERC-20 transfer, as in the ERC-20 phase.
+    await inTurn(ROUNDS, async (l) => {
+      await transact(l, next(l, 'erc20', 0));
+      log(`${l.name}: eth_getBlockByNumber(latest, true) for ${SECONDS} s`);
+      await runLoad(l.peer.url, { concurrency: CONCURRENCY, seconds: Math.min(1, SECONDS / 4), body: () => blockRead, ok: readOk });
+      l.reads = await runLoad(l.peer.url, { concurrency: CONCURRENCY, seconds: SECONDS, body: () => blockRead, ok: readOk });
+      l.readHwmMb = l.peer.memory().hwmMb;
+    });
+    return Object.fromEntries(loops.map((l) => [l.name, l]));
+  } finally {
+    await Promise.all(loops.map((l) => l.peer.stop()));
+  }
+}
+
+process.on('SIGINT', () => process.exit(130));
+let results: Partial<Record<Name, Loop>>;
+try {
+  results = await main();
+} catch (err) {
+  console.error(`\nbench:devloop failed: ${(err as Error).stack ?? err}`);
+  process.exit(1);
+}
+
+// ---- report --------------------------------------------------------------------------------------
+const median = (rounds: readonly RoundResult[]) => [...rounds].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(rounds.length / 2)]!;
+const nf = (n: number | undefined, digits = 0) =>
+  n === undefined || !Number.isFinite(n) ? '–' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? `${(a / b).toFixed(2)}×` : '–');
+const COLS = [40, 15, 15, 15, 11, 11];
+const row = (...cells: string[]) => console.log(cells.map((c, i) => (i === 0 ? c.padEnd(COLS[i]!) : c.padStart(COLS[i]!))).join(' '));
+const rule = () => console.log('-'.repeat(COLS.reduce((a, b) => a + b + 1, -1)));
+const med = Object.fromEntries(Object.entries(results).map(([n, l]) => [n, median(l!.rounds)])) as Partial<Record<Name, RoundResult>>;
+const line = (label: string, get: (r: RoundResult) => number, digits = 0, ratios = true) => {
+  const [m, h, a] = NAMES.map((n) => (med[n] ? get(med[n]!) : undefined));
+  row(label, nf(m, digits), nf(h, digits), nf(a, digits), ratios ? ratio(m, h) : '', ratios ? ratio(m, a) : '');
+};
+const env = [
+  process.env.BENCH_DEVLOOP_PEERS && `BENCH_DEVLOOP_PEERS=${process.env.BENCH_DEVLOOP_PEERS}`,
+  process.env.BENCH_DEVLOOP_ROUNDS && `BENCH_DEVLOOP_ROUNDS=${ROUNDS}`, process.env.BENCH_SECONDS && `BENCH_SECONDS=${SECONDS}`,
+].filter(Boolean);
+console.log(`\n$ ${[...env, 'npm run bench:devloop'].join(' ')}`);
+console.log(`node ${process.version} (${NODE_BIN}), ${cpus().length} cores; all peers up at once on 127.0.0.1, each round run on each in turn`);
+console.log(`1-min load average: ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at the end`);
+for (const n of selected) console.log(`  ${n.padEnd(8)} ${results[n]!.peer.command}`);
+
+console.log(`\nSequential send → receipt, one sender, ${PHASES.map((p) => `${p.count} ${p.label}`).join(', then ')}; median of ${ROUNDS} rounds after ${WARMUP} uncounted`);
+rule();
+row('', 'mmnode', 'hardhat 3', 'anvil', 'mm/hardhat', 'mm/anvil');
+rule();
+line('all 1,000: transactions/s', (r) => r.perSecond);
+line('    blocks/s (one transaction each)', (r) => r.blocksPerSecond);
+line('    p50 ms', (r) => r.p50Ms, 2, false);
+line('    p99 ms', (r) => r.p99Ms, 2, false);
+for (const p of PHASES) {
+  line(`${p.label}: transactions/s`, (r) => r.phases[p.key].perSecond);
+  line('    p50 ms', (r) => r.phases[p.key].p50Ms, 2, false);
+  line('    p99 ms', (r) => r.phases[p.key].p99Ms, 2, false);
+}
+rule();
+const reads = (n: Name) => results[n]?.reads?.perSecond;
+row(`eth_getBlockByNumber(latest, true) req/s`, nf(reads('mmnode')), nf(reads('hardhat')), nf(reads('anvil')), ratio(reads('mmnode'), reads('hardhat')), ratio(reads('mmnode'), reads('anvil')));
+row(`    concurrency ${CONCURRENCY}, ${SECONDS} s; p50 / p99 ms`, ...NAMES.map((n) => {
+  const r = results[n]?.reads;
+  return r ? `${nf(r.p50Ms, 1)} / ${nf(r.p99Ms, 1)}` : '–';
+}));
+for (const n of selected) {
+  const r = results[n]!.reads!;
+  if (r.errors) console.log(`    ${n}: ${r.errors} errors, first: ${(r.firstError ?? '').slice(0, 120)}`);
+}
+row('peak RSS through the run (MiB, VmHWM)', ...NAMES.map((n) => nf(results[n]?.readHwmMb)));
+
+console.log('\nTargets (ratios from this run)');
+rule();
+const target = (label: string, ours: number | undefined, theirs: number | undefined) => {
+  const verdict = ours === undefined || theirs === undefined ? 'n/a ' : ours >= theirs ? 'PASS' : 'MISS';
+  console.log(`${verdict}  ${label.padEnd(56)} ${nf(ours)} vs ${nf(theirs)} (${ratio(ours, theirs)})`);
+};
+target('send → receipt transactions/s >= Hardhat 3', med.mmnode?.perSecond, med.hardhat?.perSecond);
+target('automine blocks/s, one transaction each, >= Hardhat 3', med.mmnode?.blocksPerSecond, med.hardhat?.blocksPerSecond);
+target('eth_getBlockByNumber(latest, true) req/s >= Hardhat 3', reads('mmnode'), reads('hardhat'));
+console.log(`\nTook ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+process.exit(0);

@@ -1,0 +1,64 @@
+/**
+ * Under automine a transaction sent into an empty pool (a test suite's send, then its receipt, then
+ * the next send) is answered once its block is stored, as Hardhat does: the client's first
+ * eth_getTransactionReceipt finds the receipt (docs/performance.md, "What was cut").
+ * Sends that join others (a burst from many senders) are answered at once, so their blocks stay full.
+ * A transaction the next block will not take (queued behind a nonce gap, mining in another mode) is
+ * answered at once; one that leaves the pool unmined, or waits longer than a bound, is answered then.
+ */
+import { bytesToHex } from '@ethereumjs/util';
+import type { NodeEvent } from '../actors/events.ts';
+import type { ActorRef } from '../actors/kernel/index.ts';
+import type { Hex } from '../chain/codec/bytes.ts';
+
+/** Longest a send waits for its block before answering anyway (a price the next block refuses keeps it pending). */
+export const INCLUSION_WAIT_MS = 5_000;
+
+type InclusionEvent = { type: 'mined'; hashes: readonly Hex[] } | { type: 'left'; hash: Hex };
+
+export type InclusionProtocol = { tell: InclusionEvent; ask: Record<never, never> };
+
+/** The bus events that end a wait: blocks joining the chain, a transaction leaving the pool unmined. */
+export function inclusionEvent(e: NodeEvent): InclusionEvent | undefined {
+  if (e.type === 'chain.headChanged' && e.added.length) {
+    return { type: 'mined', hashes: e.added.flatMap((b) => b.txs.map((tx) => bytesToHex(tx.hash()) as Hex)) };
+  }
+  if (e.type === 'pool.txRemoved') return { type: 'left', hash: e.hash };
+  return undefined;
+}
+
+export class InclusionWaits {
+  readonly #waiting = new Map<Hex, () => void>();
+
+  /**
+   * The bus subscriber. Its `tell` only settles promises: what waited goes on in later microtasks,
+   * never inside the publishing actor's handler.
+   */
+  readonly ref: ActorRef<InclusionProtocol> = {
+    name: 'inclusion waits',
+    tell: (e) => {
+      if (this.#waiting.size === 0) return;
+      for (const hash of e.type === 'mined' ? e.hashes : [e.hash]) this.#waiting.get(hash)?.();
+    },
+    ask: () => Promise.reject(new Error('inclusion waits answer no asks')),
+  };
+
+  /**
+   * Starts waiting for `hash` (before the pool sees it, so no block can slip by unseen). `done`
+   * resolves once it is mined, leaves the pool, or `timeoutMs` passed; `cancel` ends the wait at once.
+   */
+  wait(hash: Hex, timeoutMs = INCLUSION_WAIT_MS): { done: Promise<void>; cancel: () => void } {
+    let end!: () => void;
+    const done = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => end(), timeoutMs);
+      end = () => {
+        clearTimeout(timer);
+        if (this.#waiting.get(hash) === end) this.#waiting.delete(hash);
+        resolve();
+      };
+    });
+    this.#waiting.get(hash)?.(); // the same transaction sent twice: the earlier wait ends
+    this.#waiting.set(hash, end);
+    return { done, cancel: end };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Under automine a send into an empty pool is answered once its block is stored: the first receipt
+ * request finds it (src/rpc/inclusion.ts). A transaction behind a nonce gap, one that joins others, or
+ * one sent while mining is stopped is answered at once. Block replies kept as JSON text and the head's
+ * receipts follow the head, also when evm_revert moves it back.
+ */
+import { ethers } from 'ethers';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { lazyNode } from '../helpers/node.ts';
+import { waitUntil } from '../helpers/rpc.ts';
+
+const KEY = '0x1786958bf8781c0047f94c9bd7e39402cdadebef6f8faca6b503b991814f5e75'; // dev account 3
+const wallet = new ethers.Wallet(KEY);
+const TO = '0x00000000000000000000000000000000000000aa';
+const { call, stop } = lazyNode();
+
+const signed = (nonce: number) => wallet.signTransaction({ type: 0, chainId: 33, nonce, to: TO, value: 1n, gasLimit: 21_000, gasPrice: 0 });
+const nonceNow = async () => Number(await call<string>('eth_getTransactionCount', [wallet.address, 'latest']));
+
+const Inclusion = suite('send under automine');
+Inclusion.after(stop);
+
+Inclusion('each send of a sequential loop finds its receipt on the first request, one block each', async () => {
+  const first = Number(await call<string>('eth_blockNumber'));
+  let nonce = await nonceNow();
+  for (let i = 0; i < 5; i++) {
+    const hash = await call<string>('eth_sendRawTransaction', [await signed(nonce++)]);
+    const receipt = await call('eth_getTransactionReceipt', [hash]);
+    assert.ok(receipt, `receipt of send ${i} on the first request`);
+    assert.is(receipt.status, '0x1');
+    assert.is(Number(receipt.blockNumber), first + i + 1);
+    // latest is that block, with the transaction in full, also when read again
+    for (let read = 0; read < 2; read++) {
+      const latest = await call('eth_getBlockByNumber', ['latest', true]);
+      assert.is(latest.hash, receipt.blockHash);
+      assert.equal(latest.transactions.map((t: { hash: string }) => t.hash), [hash]);
+      assert.is(latest.transactions[0].blockHash, receipt.blockHash);
+    }
+    assert.equal((await call('eth_getBlockByHash', [receipt.blockHash, false])).transactions, [hash]);
+  }
+});
+
+Inclusion('the receipt of a head block that evm_revert removed is gone, and latest is its parent again', async () => {
+  const before = await call('eth_getBlockByNumber', ['latest', true]);
+  const snapshot = await call<string>('evm_snapshot');
+  const hash = await call<string>('eth_sendRawTransaction', [await signed(await nonceNow())]);
+  assert.ok(await call('eth_getTransactionReceipt', [hash]));
+  assert.is(await call('evm_revert', [snapshot]), true);
+  assert.is(await call('eth_getTransactionReceipt', [hash]), null);
+  assert.equal(await call('eth_getBlockByNumber', ['latest', true]), before);
+});
+
+Inclusion('a send behind a nonce gap is answered without a receipt, and mined once the gap fills', async () => {
+  const nonce = await nonceNow();
+  const gapped = await call<string>('eth_sendRawTransaction', [await signed(nonce + 1)]);
+  assert.is(await call('eth_getTransactionReceipt', [gapped]), null);
+  assert.equal(await call('txpool_status'), { pending: 0, queued: 1 });
+  // The filler joins a transaction already in the pool: it is answered at once, and the filled gap
+  // makes the other executable too.
+  const filler = await call<string>('eth_sendRawTransaction', [await signed(nonce)]);
+  for (const hash of [filler, gapped]) await waitUntil(() => call('eth_getTransactionReceipt', [hash]), { what: `receipt of ${hash}` });
+});
+
+Inclusion('with mining stopped a send is answered at once and waits in the pool', async () => {
+  await call('evm_setAutomine', [false]);
+  let hash: string | undefined;
+  try {
+    hash = await call<string>('eth_sendRawTransaction', [await signed(await nonceNow())]);
+    assert.is(await call('eth_getTransactionReceipt', [hash]), null);
+    assert.equal((await call('eth_getBlockByNumber', ['pending', false])).transactions, [hash]);
+  } finally {
+    await call('evm_setAutomine', [true]);
+  }
+  await waitUntil(() => call('eth_getTransactionReceipt', [hash]), { what: 'the waiting transaction mined once automine is back' });
+});
+
+Inclusion.run();
