@@ -11,7 +11,8 @@ import { Account, createAddressFromString, MapDB, bytesToHex, hexToBytes, privat
 import { runTx } from '@ethereumjs/vm';
 import secp256k1 from 'secp256k1';
 import solc from 'solc';
-import { createChainCommon, createExecutionVM, executionBlock, stateManagerAt } from '../src/chain/execution/blockRunner.ts';
+import { createExecutionVM, executionBlock, stateManagerAt } from '../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../src/chain/execution/common.ts';
 import { NETWORKS } from '../src/chain/execution/networks.ts';
 import { post, rpc, rpcBatch, runLoad, type LoadResult } from './load.ts';
 

@@ -25,7 +25,7 @@ import {
   createP2P, gossipTopics, MAX_GOSSIP_BYTES, offerServices, parsePeerAddress, requestBlocksByRange, REQUEST_TIMEOUT_MS, takePooledTxs,
   topicScoreParams, type P2P, type PeerEvent, type PeerIdStr, type Topics,
 } from './p2p/index.ts';
-import { createChainCommon } from './chain/execution/blockRunner.ts';
+import { createChainCommon } from './chain/execution/common.ts';
 import { LiveLogSource } from './chain/logs/liveLogs.ts';
 import { NETWORKS } from './chain/execution/networks.ts';
 import { ChainReader, type ChainView } from './chain/reader.ts';

@@ -7,7 +7,7 @@
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { bigIntToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
 import { EMPTY } from '../chain/codec/bytes.ts';
-import type { TracedTx, TxOutcome, TxTracer } from './replay.ts';
+import type { TracedTx, TxOutcome, TxTracer } from '../chain/execution/tracer.ts';
 
 export type FrameType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2' | 'SELFDESTRUCT';
 

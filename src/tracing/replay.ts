@@ -15,7 +15,6 @@ import { OverlayTrieDb } from '../chain/storage/trieDb.ts';
 import { NodeError } from '../errors.ts';
 
 /** The tracer contract is execution's (src/chain/execution/tracer.ts); the tracers here implement it. */
-export type { TracedTx, TraceListeners, TxOutcome, TxTracer } from '../chain/execution/tracer.ts';
 
 /** Replays at most this many blocks at once; more wait their turn (tracing is CPU-heavy)… */
 const MAX_CONCURRENT_REPLAYS = 2;

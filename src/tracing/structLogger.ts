@@ -8,7 +8,7 @@
 import type { InterpreterStep } from '@ethereumjs/evm';
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import type { TraceOutput } from './output.ts';
-import type { TracedTx, TxOutcome, TxTracer } from './replay.ts';
+import type { TracedTx, TxOutcome, TxTracer } from '../chain/execution/tracer.ts';
 
 export interface StructLogOptions {
   readonly disableMemory: boolean;

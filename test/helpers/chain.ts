@@ -1,7 +1,7 @@
 /** A standalone chain (reader + writer on a temp LevelDB) and hand-sealed blocks, for tests below the node. */
 import { rmSync } from 'node:fs';
 import { makeBlock, type Block } from '../../src/chain/codec/block.ts';
-import { createChainCommon } from '../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../src/chain/execution/common.ts';
 import { orderedTrieRoot } from '../../src/chain/storage/trieRoot.ts';
 import { EMPTY_UNCLES_HASH, type BlockHeader } from '../../src/chain/codec/header.ts';
 import { NETWORKS } from '../../src/chain/execution/networks.ts';

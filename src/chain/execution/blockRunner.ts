@@ -26,7 +26,6 @@ export const SUPPORTED_TX_TYPES = new Set([0, 1, 2]);
 
 // The chain's Common lives apart so that threads which only decode transactions (block sync's
 // sender recovery) load none of the VM.
-export { createChainCommon } from './common.ts';
 
 /** `malformed`: the bytes are not a transaction at all; `rejected`: a transaction this chain refuses. */
 export class TxDecodeError extends Error {

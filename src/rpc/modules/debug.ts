@@ -6,7 +6,7 @@ import type { Block } from '../../chain/codec/block.ts';
 import { hex, quantity } from '../../chain/codec/bytes.ts';
 import { formatCallTrace } from '../../tracing/callTracer.ts';
 import { callFrameTracer } from '../../tracing/frames.ts';
-import type { TxTracer } from '../../tracing/replay.ts';
+import type { TxTracer } from '../../chain/execution/tracer.ts';
 import { CollectedTrace, type TraceOutput } from '../../tracing/output.ts';
 import { structLogTracer } from '../../tracing/structLogger.ts';
 import { callView, findBlock } from '../blocks.ts';

@@ -7,7 +7,7 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CallExecutor } from '../../chain/calls.ts';
-import { createChainCommon } from '../../chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../chain/execution/common.ts';
 import { NETWORKS } from '../../chain/execution/networks.ts';
 import { ChainReader } from '../../chain/reader.ts';
 import { ChainStore } from '../../chain/storage/store.ts';

@@ -15,7 +15,7 @@ import { spawnChain } from '../../../src/actors/chain/index.ts';
 import type { NodeEvent } from '../../../src/actors/events.ts';
 import { createEventBus, type Actor } from '../../../src/actors/kernel/index.ts';
 import { encodeBlock, makeBlock, type Block } from '../../../src/chain/codec/block.ts';
-import { createChainCommon } from '../../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
 import { ChainReader } from '../../../src/chain/reader.ts';
 import { ChainStore } from '../../../src/chain/storage/store.ts';

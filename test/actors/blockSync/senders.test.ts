@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { SenderRecovery } from '../../../src/actors/blockSync/senders.ts';
 import { markerSignature } from '../../../src/chain/codec/impersonation.ts';
 import { txBytes, txFromBytes } from '../../../src/chain/codec/txEncoding.ts';
-import { createChainCommon } from '../../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
 
 const Senders = suite('sender recovery off the main thread');

@@ -13,7 +13,7 @@ import { createEventBus, spawn, type Actor } from '../../../src/actors/kernel/in
 import { txPoolBehavior } from '../../../src/actors/txpool/behavior.ts';
 import { DEFAULT_TXPOOL_OPTIONS, type TxPoolOptions, type TxPoolProtocol } from '../../../src/actors/txpool/index.ts';
 import type { Block } from '../../../src/chain/codec/block.ts';
-import { createChainCommon } from '../../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
 import type { ImportOutcome } from '../../../src/chain/writer.ts';
 import { openTestChain, type TestChain } from '../../helpers/chain.ts';

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_TXPOOL_OPTIONS } from '../../../src/actors/txpool/options.ts';
 import { admissionProblem, REFUSAL_IS_PEER_FAULT, type AdmissionFacts } from '../../../src/actors/txpool/rules.ts';
-import { createChainCommon } from '../../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import type { BlockHeader } from '../../../src/chain/codec/header.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
 

@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { fromHex } from '../../../src/chain/codec/bytes.ts';
 import { impersonatedSender, markerSignature } from '../../../src/chain/codec/impersonation.ts';
 import { txBytes, txFromBytes } from '../../../src/chain/codec/txEncoding.ts';
-import { createChainCommon, decodeTx, TxDecodeError } from '../../../src/chain/execution/blockRunner.ts';
+import { decodeTx, TxDecodeError } from '../../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import { NETWORKS } from '../../../src/chain/execution/networks.ts';
 
 const SENDER = '0x5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a';

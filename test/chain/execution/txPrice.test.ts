@@ -2,7 +2,7 @@
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createChainCommon } from '../../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import { NETWORKS } from '../../../src/chain/execution/networks.ts';
 import { effectiveGasPrice, maxGasPrice } from '../../../src/chain/execution/txPrice.ts';
 

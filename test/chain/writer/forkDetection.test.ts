@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeBlock, type Block } from '../../../src/chain/codec/block.ts';
-import { createChainCommon } from '../../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import type { BlockHeader } from '../../../src/chain/codec/header.ts';
 import { NETWORKS } from '../../../src/chain/execution/networks.ts';
 import { ChainReader } from '../../../src/chain/reader.ts';

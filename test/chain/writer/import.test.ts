@@ -4,7 +4,8 @@ import { bytesToHex, compareBytes, createAddressFromString, hexToBytes } from '@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeBlock, makeBlock, type Block } from '../../../src/chain/codec/block.ts';
-import { createChainCommon, stateManagerAt } from '../../../src/chain/execution/blockRunner.ts';
+import { stateManagerAt } from '../../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import type { BlockHeader } from '../../../src/chain/codec/header.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
 import type { ChainReader } from '../../../src/chain/reader.ts';

@@ -10,7 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeBlock, type Block } from '../../../src/chain/codec/block.ts';
 import type { BlockHeader } from '../../../src/chain/codec/header.ts';
-import { createChainCommon } from '../../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
 import { ChainReader } from '../../../src/chain/reader.ts';
 import { ChainStore } from '../../../src/chain/storage/store.ts';

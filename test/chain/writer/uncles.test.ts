@@ -4,7 +4,8 @@ import { Address, bytesToHex, compareBytes, hexToBytes } from '@ethereumjs/util'
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeBlock, type Block } from '../../../src/chain/codec/block.ts';
-import { createChainCommon, uncleShares } from '../../../src/chain/execution/blockRunner.ts';
+import { uncleShares } from '../../../src/chain/execution/blockRunner.ts';
+import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import { unclesHashOf, type BlockHeader } from '../../../src/chain/codec/header.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
 import type { ChainReader } from '../../../src/chain/reader.ts';
