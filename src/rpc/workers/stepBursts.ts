@@ -47,9 +47,15 @@ function bare(interp: Interpreter): boolean {
     && !common.isActivatedEIP(3540) && !common.isActivatedEIP(6800) && !common.isActivatedEIP(7864);
 }
 
-/** Makes every Interpreter of this thread run plain opcodes in bursts. */
-export async function runStepsInBursts(): Promise<void> {
-  const proto = (await interpreterPrototype()) as Interpreter;
+let patched: Promise<void> | undefined;
+
+/** Makes every Interpreter of this thread run plain opcodes in bursts (once: later calls change nothing). */
+export function runStepsInBursts(): Promise<void> {
+  patched ??= interpreterPrototype().then((proto) => burstSteps(proto as Interpreter));
+  return patched;
+}
+
+function burstSteps(proto: Interpreter): void {
   const step = proto.runStep;
   proto.runStep = function (this: Interpreter, first?: OpcodeEntry) {
     const state = this._runState;
