@@ -3,11 +3,12 @@
  * intrinsic gas, results of transfers, creations, reverts and failures, calls that leave no trace, the VM
  * pool under concurrency, and the touched state it reports.
  */
-import { bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util';
+import { createLegacyTx } from '@ethereumjs/tx';
+import { Address, bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CallExecutor } from '../../src/chain/calls.ts';
-import { DEV_ACCOUNTS } from '../../src/chain/execution/networks.ts';
+import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/execution/networks.ts';
 import { openTestChain, type TestChain } from '../helpers/chain.ts';
 
 const DEV = DEV_ACCOUNTS[0]!.address;
@@ -75,6 +76,24 @@ Calls('reportAccessList: the touched accounts and slots, with the precompiles to
   assert.ok(touched.has(bytesToHex(NOBODY).slice(2)), 'the account BALANCE read');
   assert.equal([...touched.get(bytesToHex(DEV_ACCOUNTS[1]!.address).slice(2))!], [bytesToHex(slot).slice(2)], 'the request\'s own list counts as touched');
   assert.ok(r.precompiles!.includes('0000000000000000000000000000000000000001'));
+});
+
+Calls('one VM keeps its reads per state root: a call after a new head sees the new state, one at an older block the old', async () => {
+  const chain = await open();
+  const { reader, writer } = chain;
+  const calls = new CallExecutor(reader, 1);
+  const before = reader.head().header;
+  const balanceAt = async (header: typeof before) => BigInt(bytesToHex((await calls.call(header, { from: DEV, data: balanceOf(NOBODY) }, GAS)).returnValue));
+  assert.is(await balanceAt(before), 0n);
+  assert.is(await balanceAt(before), 0n, 'read again from what the first call kept');
+  const nonce = (await reader.stateAt(before.stateRoot).getAccount(new Address(DEV)))?.nonce ?? 0n;
+  const tx = createLegacyTx({ nonce, to: NOBODY, value: 5n, gasLimit: 21_000n, gasPrice: 0n }, { common: reader.common }).sign(DEV_ACCOUNTS[0]!.privateKey);
+  const template = await writer.build({ coinbase: NETWORKS.regtest.defaultCoinbase, txs: [tx], timestamp: before.timestamp + 1n, minimumGasPriceTarget: 0n });
+  assert.is((await writer.import(await chain.sealed(template))).result, 'IMPORTED_BEST');
+  const after = reader.head().header;
+  assert.is(await balanceAt(after), 5n);
+  assert.is(await balanceAt(before), 0n, 'the older block');
+  assert.is(await balanceAt(after), 5n);
 });
 
 Calls.run();
