@@ -13,7 +13,7 @@ import { ConfigError, parseConfig } from '../../../src/config/index.ts';
 import type { JsonText } from '../../../src/rpc/json.ts';
 import { QUEUED_PER_WORKER } from '../../../src/rpc/workers/options.ts';
 import { IN_FLIGHT_PER_WORKER, RpcWorkerPool } from '../../../src/rpc/workers/pool.ts';
-import { WORKER_METHODS, workerMethods } from '../../../src/rpc/workers/methods.ts';
+import { WORKER_METHODS, workerMethods } from '../../../src/rpc/modules/workerMethods.ts';
 import type { ChainView } from '../../../src/chain/reader.ts';
 import { startChildNode, startTestNode, tempDir } from '../../helpers/node.ts';
 import { post, rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';
