@@ -16,9 +16,9 @@ import { fakeRef, fakeRpc } from '../../helpers/fakeRpc.ts';
 
 const Txpool = suite('txpool_*');
 const COMMON = createChainCommon(NETWORKS.regtest);
-const TO = '0x09a1eda29f664ac8f68106f6567276df0c65d859';
+const TO: Hex = '0x09a1eda29f664ac8f68106f6567276df0c65d859';
 
-function pooled(account: number, nonce: bigint, fields: { to?: string; value?: bigint; gasPrice?: bigint; gasLimit?: bigint; data?: Hex } = {}): PoolTx {
+function pooled(account: number, nonce: bigint, fields: { to?: Hex | ''; value?: bigint; gasPrice?: bigint; gasLimit?: bigint; data?: Hex } = {}): PoolTx {
   const { to = TO, value = 0n, gasPrice = 1n, gasLimit = 21_000n, data = '0x' } = fields;
   const tx = createLegacyTx({ nonce, to: to || undefined, value, gasPrice, gasLimit, data }, { common: COMMON }).sign(DEV_ACCOUNTS[account]!.privateKey);
   return { tx, hash: bytesToHex(tx.hash()) as Hex, sender: bytesToHex(DEV_ACCOUNTS[account]!.address) as Hex, nonce, gasPrice, receivedAtMs: 0 };
