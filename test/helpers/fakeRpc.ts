@@ -74,7 +74,7 @@ export function fakeRpc(deps: Partial<RpcDeps> = {}, switches: RpcSwitches = def
     },
     async error(method, params) {
       const r = await send(method, params);
-      assert.ok(r.error, `${method} answered ${JSON.stringify(r.result)}, expected an error`);
+      if (!r.error) assert.unreachable(`${method} answered a result, expected an error`);
       return r.error!;
     },
   };
