@@ -18,8 +18,8 @@ import { JsonText } from '../json.ts';
 import type { CallContext } from '../method.ts';
 import { keepJumpAnalyses } from './jumpAnalysis.ts';
 import { runStepsInBursts } from './stepBursts.ts';
-import { workerMethods } from './methods.ts';
-import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from './protocol.ts';
+import { workerMethods } from '../modules/workerMethods.ts';
+import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from '../workers/protocol.ts';
 
 export async function serveRpcWorker(): Promise<void> {
   const port = parentPort!;

@@ -1,5 +1,5 @@
 /**
- * Plain opcodes in bursts (src/rpc/workers/stepBursts.ts): programs run the same, to the gas and the
+ * Plain opcodes in bursts (src/rpc/workerThread/stepBursts.ts): programs run the same, to the gas and the
  * error, with the library's step and with bursts: jumps before and after the jump analysis, a static
  * loop that runs out of gas, invalid opcodes and destinations, a stack underflow, code that ends without
  * STOP, storage and memory between bursts; and a tracer still sees every step.
@@ -10,8 +10,8 @@ import { createEVM, type EVM } from '@ethereumjs/evm';
 import { Account, bytesToHex, createZeroAddress, hexToBytes } from '@ethereumjs/util';
 import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import { NETWORKS } from '../../../src/chain/execution/networks.ts';
-import { interpreterPrototype } from '../../../src/rpc/workers/interpreterClass.ts';
-import { runStepsInBursts } from '../../../src/rpc/workers/stepBursts.ts';
+import { interpreterPrototype } from '../../../src/rpc/workerThread/interpreterClass.ts';
+import { runStepsInBursts } from '../../../src/rpc/workerThread/stepBursts.ts';
 
 const Bursts = suite('plain opcodes in bursts');
 
