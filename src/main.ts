@@ -8,4 +8,4 @@ import { isMainThread, workerData } from 'node:worker_threads';
 
 if (isMainThread) await import('./cli.ts');
 else if ((workerData as { role?: string }).role === 'senders') (await import('./actors/blockSync/senderWorker.ts')).serveSenderWorker();
-else await (await import('./rpc/workers/worker.ts')).serveRpcWorker();
+else await (await import('./rpc/workerThread/worker.ts')).serveRpcWorker();
