@@ -9,7 +9,7 @@ import { NodeError } from '../errors.ts';
 import type { EvmDeps } from './deps.ts';
 import { tagHeight } from '../chain/blockTags.ts';
 import type { BlockSelector } from './params.ts';
-import type { PendingBlockSource } from './pending.ts';
+import type { PendingSource } from './pending.ts';
 
 export const isPending = (sel: BlockSelector): boolean => sel.kind === 'tag' && sel.tag === 'pending';
 
@@ -17,7 +17,7 @@ export const isPending = (sel: BlockSelector): boolean => sel.kind === 'tag' && 
  * The block a selector names, or undefined when this node has no such block. `pending` names the
  * pending block (pending.ts) when `pending` is given; without it, it reads as latest.
  */
-export async function findBlock(reader: ChainView, sel: BlockSelector, pending?: PendingBlockSource): Promise<Block | undefined> {
+export async function findBlock(reader: ChainView, sel: BlockSelector, pending?: PendingSource): Promise<Block | undefined> {
   switch (sel.kind) {
     case 'tag':
       if (sel.tag === 'pending' && pending) return (await pending.get()).block;
@@ -51,7 +51,7 @@ export interface StateView {
   readonly calls?: CallExecutor;
 }
 
-/** `pending` reads as latest without a pending block (an RPC worker has none). */
+/** `pending` names the pending block where a source of it is given; without one it reads as latest. */
 export async function stateView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<StateView> {
   if (isPending(sel) && deps.pending) {
     const p = await deps.pending.get();
