@@ -47,7 +47,7 @@ export async function requireBlock(reader: ChainView, sel: BlockSelector): Promi
 export interface StateView {
   readonly header: BlockHeader;
   readonly state: MerkleStateManager;
-  /** Absent on the main thread for a stored block: calls there run on the RPC workers (src/rpc/modules/workerMethods.ts). */
+  /** Absent on the main thread: calls run on the RPC workers (src/rpc/modules/workerMethods.ts). */
   readonly calls?: CallExecutor;
 }
 
@@ -64,6 +64,6 @@ export async function stateView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pendin
 /** A state view to run calls on. */
 export async function callView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<Required<StateView>> {
   const view = await stateView(deps, sel);
-  if (!view.calls) throw new Error('a call at a stored block reached the main thread: calls run on the RPC workers');
+  if (!view.calls) throw new Error('a call reached the main thread: calls run on the RPC workers');
   return view as Required<StateView>;
 }

@@ -17,14 +17,14 @@ import type { ChainView } from '../chain/reader.ts';
 import { OverlayTrieDb } from '../chain/storage/trieDb.ts';
 import { formatBlock, formatTx } from './format.ts';
 
-/** The pending block with its state: what calls and traces at `pending` need. */
+/** The pending block with its state: what reads, calls and traces at `pending` need. */
 export interface PendingState {
   readonly block: Block;
   readonly totalDifficulty: bigint;
   /** Read-only state after the pending block's transactions. */
   readonly state: MerkleStateManager;
-  /** eth_call / eth_estimateGas on that state. */
-  readonly calls: CallExecutor;
+  /** eth_call / eth_estimateGas on that state: on an RPC worker, where calls run. */
+  readonly calls?: CallExecutor;
 }
 
 export interface PendingBlock extends PendingState {
@@ -55,18 +55,13 @@ const ZERO_NONCE = '0x0000000000000000';
 /** Template building can execute a full block: allow it the miner's own build deadline. */
 const BUILD_TIMEOUT_MS = 30_000;
 
-function pendingState(reader: ChainView, block: Block, totalDifficulty: bigint, stateDb: OverlayTrieDb): PendingState {
-  return {
-    block,
-    totalDifficulty,
-    state: stateManagerAt(stateDb, block.header.stateRoot, reader.common, { caches: true }),
-    calls: new CallExecutor(reader, 2, stateDb),
-  };
-}
+const stateOf = (reader: ChainView, block: Block, stateDb: OverlayTrieDb) => stateManagerAt(stateDb, block.header.stateRoot, reader.common, { caches: true });
 
 /** The pending block a worker received, over the worker's own view of the committed trie. */
 export function pendingFromPayload(reader: ChainView, p: PendingPayload): PendingState {
-  return Object.freeze(pendingState(reader, decodeBlock(p.block, reader.common), p.totalDifficulty, new OverlayTrieDb(reader.trieDb, new Map(p.nodes))));
+  const block = decodeBlock(p.block, reader.common);
+  const stateDb = new OverlayTrieDb(reader.trieDb, new Map(p.nodes));
+  return Object.freeze({ block, totalDifficulty: p.totalDifficulty, state: stateOf(reader, block, stateDb), calls: new CallExecutor(reader, 2, stateDb) });
 }
 
 export class PendingBlockSource implements PendingSource {
@@ -83,7 +78,7 @@ export class PendingBlockSource implements PendingSource {
     const totalDifficulty = parentTd + header.difficulty + template.uncles.reduce((sum, u) => sum + u.difficulty, 0n);
     const block = makeBlock(header, template.txs, template.uncles);
     const view: PendingBlock = Object.freeze({
-      ...pendingState(this.reader, block, totalDifficulty, template.stateDb),
+      block, totalDifficulty, state: stateOf(this.reader, block, template.stateDb),
       logs: blockLogEntries(block, template.receipts).map((log) => Object.freeze({ ...log, pending: true as const })),
     });
     this.#last = { key: (this.#last?.key ?? 0) + 1, template, view, stateDb: template.stateDb };
