@@ -132,19 +132,21 @@ export function executionBlock(ctx: BlockContext, common: Common): EjsBlock {
  */
 export function stateManagerAt(
   db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common,
-  opts: { caches: true },
+  opts: { caches: true; readCache?: BatchedTrie['readCache'] },
 ): BatchedStateManager;
 export function stateManagerAt(
-  db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common, opts?: { caches?: boolean },
+  db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common, opts?: { caches?: boolean; readCache?: BatchedTrie['readCache'] },
 ): MerkleStateManager;
 export function stateManagerAt(
   db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common,
-  opts: { caches?: boolean } = {},
+  opts: { caches?: boolean; readCache?: BatchedTrie['readCache'] } = {},
 ): MerkleStateManager {
   const trieOpts = { db, root, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common };
   // With caches, accounts and slots reach the tries all at once when the root is asked for: batched updates.
   if (opts.caches) {
-    return new BatchedStateManager({ trie: new BatchedTrie(trieOpts), common, caches: new Caches() });
+    const trie = new BatchedTrie(trieOpts);
+    trie.readCache = opts.readCache;
+    return new BatchedStateManager({ trie, common, caches: new Caches() });
   }
   return new MerkleStateManager({ trie: new MerklePatriciaTrie(trieOpts), common });
 }
