@@ -17,8 +17,11 @@ const log = logger('sync');
 
 /** Blocks asked for per request. */
 export const SYNC_BATCH = 128;
-/** Batch requests outstanding at once, spread over the peers that have the blocks. */
-export const IN_FLIGHT = 8;
+/**
+ * Batch requests outstanding at once, spread over the peers that have the blocks; fewer than the eight
+ * streams a peer accepts at once per protocol (p2p/host.ts), so that a single peer can serve them all.
+ */
+export const IN_FLIGHT = 6;
 /**
  * Most blocks handed to the chain at once: a run is written in one batch, and a longer one costs the
  * chain less per block (docs/performance.md "Block sync"); half the blocks in flight, so the other half

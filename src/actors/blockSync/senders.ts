@@ -28,6 +28,7 @@ const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './senderWorker.ts' : '.
 
 /** What @ethereumjs/tx caches on a frozen transaction (capabilities/legacy.ts: getSenderPublicKey, hash). */
 type TxCache = { senderPubKey?: Uint8Array; hash?: Uint8Array };
+const unrecovered = (txs: readonly TypedTransaction[]) => txs.filter((tx) => (tx as unknown as { cache: TxCache }).cache.senderPubKey === undefined);
 
 export class SenderRecovery {
   readonly #worker: Worker;
@@ -67,12 +68,22 @@ export class SenderRecovery {
 
   /**
    * Recovers the senders of the blocks' transactions in the worker; resolves once each transaction
-   * holds its sender (a worker still starting is waited for), or at once when the worker failed or
-   * was closed. Never rejects: what is not recovered here is recovered by execution.
+   * holds its sender. While the worker starts it resolves at once, and the transactions go to the
+   * worker once it serves (those execution has not recovered by then); after a failure or close()
+   * it resolves at once. Never rejects: what is not recovered here is recovered by execution.
    */
-  async prime(blocks: readonly Pick<Block, 'txs'>[]): Promise<void> {
-    const txs = blocks.flatMap((b) => b.txs).filter((tx) => (tx as unknown as { cache: TxCache }).cache.senderPubKey === undefined);
-    if (txs.length === 0 || !(await this.ready) || !this.#ready) return;
+  prime(blocks: readonly Pick<Block, 'txs'>[]): Promise<void> {
+    const txs = unrecovered(blocks.flatMap((b) => b.txs));
+    if (txs.length === 0) return Promise.resolve();
+    if (!this.#ready) {
+      void this.ready.then((serves) => { if (serves) void this.#recover(unrecovered(txs)); });
+      return Promise.resolve();
+    }
+    return this.#recover(txs);
+  }
+
+  #recover(txs: readonly TypedTransaction[]): Promise<void> {
+    if (txs.length === 0) return Promise.resolve();
     const raws = txs.map(txBytes);
     const ends = new Uint32Array(raws.length);
     const bytes = new Uint8Array(raws.reduce((n, r) => n + r.length, 0));
