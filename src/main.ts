@@ -7,4 +7,4 @@
 import { isMainThread } from 'node:worker_threads';
 
 if (isMainThread) await import('./cli.ts');
-else await (await import('./rpc/workers/worker.ts')).serveRpcWorker();
+else await (await import('./rpc/workerThread/worker.ts')).serveRpcWorker();

@@ -188,7 +188,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       { size: workerCount, timeoutMs: config.rpcEvmTimeoutMs ?? DEFAULT_RPC_WORKER_OPTIONS.timeoutMs, maxQueued: workerCount * QUEUED_PER_WORKER },
       { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
     );
-    // The main thread keeps a replayer for traces of the pending block only (src/rpc/workers/methods.ts).
+    // The main thread keeps a replayer for traces of the pending block only (src/rpc/modules/workerMethods.ts).
     const inclusions = new InclusionWaits();
     bus.subscribe(inclusions.ref, inclusionEvent);
     const methods = buildMethods({

@@ -47,7 +47,7 @@ export async function requireBlock(reader: ChainView, sel: BlockSelector): Promi
 export interface StateView {
   readonly header: BlockHeader;
   readonly state: MerkleStateManager;
-  /** Absent on the main thread for a stored block: calls there run on the RPC workers (src/rpc/workers/methods.ts). */
+  /** Absent on the main thread for a stored block: calls there run on the RPC workers (src/rpc/modules/workerMethods.ts). */
   readonly calls?: CallExecutor;
 }
 

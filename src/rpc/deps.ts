@@ -26,9 +26,9 @@ export interface RpcDeps {
   readonly miner: ActorRef<MinerProtocol>;
   /** Most gas one eth_call, eth_estimateGas or debug_traceCall may use (--rpc-gas-cap). */
   readonly gasCap: bigint;
-  /** The worker threads that serve the methods which run the EVM (src/rpc/workers/methods.ts). */
+  /** The worker threads that serve the methods which run the EVM (src/rpc/modules/workerMethods.ts). */
   readonly workers: RpcWorkerPool;
-  /** Re-executes blocks for debug_* and trace_* traces: on the main thread, only the pending block (src/rpc/workers/methods.ts). */
+  /** Re-executes blocks for debug_* and trace_* traces: on the main thread, only the pending block (src/rpc/modules/workerMethods.ts). */
   readonly replayer: BlockReplayer;
   /** The node's accounts and keys (personal_*, eth_sign, eth_sendTransaction); absent when the node holds no keys. */
   readonly wallet?: Wallet;
@@ -50,7 +50,7 @@ export interface RpcDeps {
 }
 
 /**
- * What the methods that run the EVM use (src/rpc/workers/methods.ts): on a worker, an executor for
+ * What the methods that run the EVM use (src/rpc/modules/workerMethods.ts): on a worker, an executor for
  * calls at stored blocks; on the main thread, which serves them only for it, the pending block.
  */
 export type EvmDeps = Pick<RpcDeps, 'reader' | 'replayer' | 'gasCap'> & { readonly calls?: CallExecutor; readonly pending?: PendingBlockSource };

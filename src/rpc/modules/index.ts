@@ -19,7 +19,7 @@ import { txpoolModule } from './txpool.ts';
 import { unsupportedMethods } from './unsupported.ts';
 import { walletDisabledMethods } from './walletDisabled.ts';
 import { web3Module } from './web3.ts';
-import { onWorkers } from '../workers/methods.ts';
+import { onWorkers } from './workerMethods.ts';
 
 export function buildMethods(nodeDeps: RpcDeps, switches: RpcSwitches): Methods {
   // One set of impersonated accounts, changed by the evm controls and read by eth_sendTransaction.

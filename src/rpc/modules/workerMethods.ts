@@ -1,10 +1,10 @@
 /** The methods the RPC workers serve: every one that runs the EVM (docs/rpc-workers.md, "Workers"). */
 import type { EvmDeps } from '../deps.ts';
-import { traceTimeoutMs, debugTraceMethods } from '../modules/debug.ts';
-import { ethCallMethods } from '../modules/eth/calls.ts';
-import { traceModule } from '../modules/trace.ts';
 import type { Methods } from '../method.ts';
-import type { RpcWorkerPool } from './pool.ts';
+import type { RpcWorkerPool } from '../workers/pool.ts';
+import { traceTimeoutMs, debugTraceMethods } from './debug.ts';
+import { ethCallMethods } from './eth/calls.ts';
+import { traceModule } from './trace.ts';
 
 export const workerMethods = (deps: EvmDeps): Methods => ({ ...ethCallMethods(deps), ...debugTraceMethods(deps), ...traceModule(deps) });
 

@@ -17,8 +17,8 @@ import { METHOD_NOT_FOUND, RpcError, toRpcError } from '../errors.ts';
 import { JsonText } from '../json.ts';
 import type { CallContext } from '../method.ts';
 import { keepJumpAnalyses } from './jumpAnalysis.ts';
-import { workerMethods } from './methods.ts';
-import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from './protocol.ts';
+import { workerMethods } from '../modules/workerMethods.ts';
+import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from '../workers/protocol.ts';
 
 export async function serveRpcWorker(): Promise<void> {
   const port = parentPort!;
