@@ -43,7 +43,7 @@ const unfaked = (name: string) => new Proxy({}, {
   },
 });
 
-const REQUIRED = ['reader', 'chain', 'txpool', 'filters', 'miner', 'workers', 'replayer', 'pending', 'peers', 'sync'] as const;
+const REQUIRED = ['reader', 'chain', 'txpool', 'filters', 'miner', 'workers', 'pending', 'peers', 'sync'] as const;
 
 export interface FakeRpc {
   /** The answer to one request: a result, or an error. */

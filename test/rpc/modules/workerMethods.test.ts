@@ -1,8 +1,9 @@
 /**
  * Which methods run on the RPC workers (docs/rpc-workers.md, "Workers"), through the method table on
- * a fake pool: every method that runs the EVM goes to the pool with its params as sent, unless it
- * names the `pending` block, which only the main thread has; a tracer's `timeout` shortens the
- * request's deadline, within the node's. The pool and its workers for real: test/rpc/workers.
+ * a fake pool: every method that runs the EVM goes to the pool with its params as sent, and one that
+ * names the `pending` block takes the pending block along; a tracer's `timeout` shortens the
+ * request's deadline, within the node's. The pool and its workers for real: test/rpc/workers and
+ * test/rpc/pending.test.ts.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,7 +11,7 @@ import type { ChainView } from '../../../src/chain/reader.ts';
 import { JsonText } from '../../../src/rpc/json.ts';
 import { WORKER_METHODS, workerMethods } from '../../../src/rpc/modules/workerMethods.ts';
 import type { PendingBlockSource } from '../../../src/rpc/pending.ts';
-import type { RpcWorkerPool } from '../../../src/rpc/workers/pool.ts';
+import type { RpcWorkerPool, RunOptions } from '../../../src/rpc/workers/pool.ts';
 import { fakeRpc } from '../../helpers/fakeRpc.ts';
 
 const Routing = suite('methods on the RPC workers');
@@ -18,17 +19,18 @@ const HASH = `0x${'ab'.repeat(32)}`;
 const CALL = { to: `0x${'44'.repeat(20)}`, data: '0x' };
 
 function harness() {
-  const runs: { method: string; params: unknown[]; timeoutMs?: number; streamable?: boolean }[] = [];
+  const runs: { method: string; params: unknown[]; timeoutMs?: number; streamable?: boolean; pendingKey?: number }[] = [];
   const workers = {
     options: { size: 1, timeoutMs: 5_000, maxQueued: 1 },
-    run: async (method: string, params: unknown[], _signal?: AbortSignal, timeoutMs?: number, streamable?: boolean) => {
-      runs.push({ method, params, timeoutMs, streamable });
+    run: async (method: string, params: unknown[], opts: RunOptions = {}) => {
+      runs.push({ method, params, timeoutMs: opts.timeoutMs, streamable: opts.streamable, pendingKey: opts.pending?.key });
       return new JsonText('"from a worker"');
     },
   } as unknown as RpcWorkerPool;
-  // The pending block answers calls on the main thread with 0x2a.
+  // The pending block the main thread holds: its snapshot is what a worker is sent.
+  let snapshots = 0;
   const pending = {
-    get: async () => ({ block: { header: { gasLimit: 8_000_000n } }, calls: { call: async () => ({ returnValue: Uint8Array.of(0x2a), gasUsed: 21_000n, logs: [] }) } }),
+    snapshot: async () => ({ key: ++snapshots + 6, payload: () => { throw new Error('the pool sends the payload, not the routing'); } }),
   } as unknown as PendingBlockSource;
   return { rpc: fakeRpc({ workers, pending }), runs };
 }
@@ -47,14 +49,16 @@ Routing('a call at a stored block goes to the pool with its params as sent; the 
     const answer = await rpc.result(method, [...params]);
     assert.instance(answer, JsonText);
     assert.is((answer as JsonText).text, '"from a worker"');
-    assert.equal(runs.pop(), { method, params, timeoutMs: undefined, streamable: undefined }, method);
+    assert.equal(runs.pop(), { method, params, timeoutMs: undefined, streamable: undefined, pendingKey: undefined }, method);
   }
 });
 
-Routing('a request naming the pending block stays on the main thread', async () => {
+Routing('a request naming the pending block goes to the pool with the pending block of that moment', async () => {
   const { rpc, runs } = harness();
-  assert.is(await rpc.result('eth_call', [CALL, 'pending']), '0x2a');
-  assert.equal(runs, []);
+  await rpc.result('eth_call', [CALL, 'pending']);
+  await rpc.result('debug_traceBlockByNumber', ['pending', { tracer: 'callTracer' }]);
+  await rpc.result('trace_block', ['latest']);
+  assert.equal(runs.map((r) => [r.method, r.pendingKey]), [['eth_call', 7], ['debug_traceBlockByNumber', 8], ['trace_block', undefined]]);
 });
 
 Routing('a tracer\'s timeout shortens the deadline; one past the node\'s, or malformed, is -32602 and runs nothing', async () => {
