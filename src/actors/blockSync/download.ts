@@ -24,7 +24,7 @@ export const SYNC_BATCH = 128;
 export const IN_FLIGHT = 6;
 /**
  * Most blocks handed to the chain at once: a run is written in one batch, and a longer one costs the
- * chain less per block (docs/performance.md "Block sync"); half the blocks in flight, so the other half
+ * chain less per block (docs/network.md "Sync figures"); half the blocks in flight, so the other half
  * arrives while it executes.
  */
 export const RUN_BLOCKS = (IN_FLIGHT / 2) * SYNC_BATCH;
