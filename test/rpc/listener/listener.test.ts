@@ -22,7 +22,7 @@ import type { Methods } from '../../../src/rpc/method.ts';
 import { defaultSwitches } from '../../../src/rpc/switches.ts';
 import { portError } from '../../../src/startup.ts';
 import { openTestChain, type TestChain } from '../../helpers/chain.ts';
-import { post } from '../../helpers/rpc.ts';
+import { post, within } from '../../helpers/rpc.ts';
 
 configureLogging('fatal'); // the failed push below is logged as an error: its log is not this test's output
 
@@ -90,13 +90,6 @@ async function wsClient(url: string) {
   };
   const closed = new Promise<number>((resolve) => ws.once('close', resolve));
   return { ws, next, request, closed };
-}
-
-/** `p`, or a failure naming what did not happen: a missing push or close fails the test instead of hanging it. */
-function within<T>(p: Promise<T>, what: string, ms = 10_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not happen`)), ms); });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 const call = (method: string, params: unknown[] = [], id: number | string = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
