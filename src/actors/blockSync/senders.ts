@@ -13,17 +13,16 @@ import type { Block } from '../../chain/codec/block.ts';
 import { txBytes } from '../../chain/codec/txEncoding.ts';
 import type { NetworkName } from '../../chain/execution/networks.ts';
 import { logger } from '../../log.ts';
+import { WORKER_ENTRY } from '../../workerEntry.ts';
 
 const log = logger('sync');
 
-/** The worker's workerData: src/main.ts serves it as a sender worker. */
+/** The worker's workerData: src/workerMain.ts serves it as a sender worker. */
 export interface SenderWorkerInit { readonly role: 'senders'; readonly network: NetworkName }
 /** Transactions' bytes end to end, `ends[i]` where the i-th ends. */
 export interface ToSenderWorker { readonly id: number; readonly txs: Uint8Array; readonly ends: Uint32Array }
 /** Per transaction: `ok[i]` 1 when recovered, its 64-byte public key and 32-byte hash at i × 64 and i × 32. */
 export type FromSenderWorker = { readonly ready: true } | { readonly id: number; readonly ok: Uint8Array; readonly keys: Uint8Array; readonly hashes: Uint8Array };
-
-const ENTRY = import.meta.url.endsWith('.ts') ? new URL('../../main.ts', import.meta.url) : new URL(import.meta.url);
 
 /** What @ethereumjs/tx caches on a frozen transaction (capabilities/legacy.ts: getSenderPublicKey, hash). */
 type TxCache = { senderPubKey?: Uint8Array; hash?: Uint8Array };
@@ -37,7 +36,7 @@ export class SenderRecovery {
   readonly ready: Promise<boolean>;
 
   constructor(network: NetworkName) {
-    this.#worker = new Worker(ENTRY, { workerData: { role: 'senders', network } satisfies SenderWorkerInit });
+    this.#worker = new Worker(WORKER_ENTRY, { workerData: { role: 'senders', network } satisfies SenderWorkerInit });
     this.#worker.unref();
     let started: (ok: boolean) => void;
     this.ready = new Promise((r) => { started = r; });

@@ -13,6 +13,7 @@ import { JsonStream, JsonText } from '../json.ts';
 import { WORKER_IDLE_MS, type RpcWorkerOptions } from './options.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
 import { logger } from '../../log.ts';
+import { WORKER_ENTRY } from '../../workerEntry.ts';
 
 const log = logger('rpcWorkers');
 
@@ -45,9 +46,6 @@ interface Slot {
   /** Set while the worker holds no request: it retires when this fires. */
   idle?: NodeJS.Timeout;
 }
-
-/** A worker runs the node's main module, which serves as a worker off the main thread: src/main.ts, or the bundle this module is part of. */
-const ENTRY = import.meta.url.endsWith('.ts') ? new URL('../../main.ts', import.meta.url) : new URL(import.meta.url);
 
 export class RpcWorkerPool {
   readonly #slots = new Set<Slot>();
@@ -173,7 +171,7 @@ export class RpcWorkerPool {
   }
 
   #spawn(): void {
-    const worker = new Worker(ENTRY, { workerData: this.init });
+    const worker = new Worker(WORKER_ENTRY, { workerData: this.init });
     const slot: Slot = { worker, ready: false, jobs: new Map() };
     this.#slots.add(slot);
     worker.on('message', (msg: FromWorker) => {
