@@ -1,7 +1,7 @@
 /**
  * How a node process is started, by `npm start` (`npm run build` first), the testnet, the tests and
  * the benchmarks alike: one ESM bundle of src/main.ts and its dependencies run by the pinned Node
- * with NODE_RUNTIME_FLAGS, and beside it the bundle its worker threads run, of src/workerMain.ts
+ * with NODE_RUNTIME_FLAGS and NODE_RUNTIME_ENV, and beside it the bundle its worker threads run, of src/workerMain.ts
  * (docs/rpc-workers.md, "Entry"). Running the bundle rather than the TypeScript through tsx leaves out
  * tsx's loader thread and the source maps it loads (about 17 MB less resident memory). Bundling the
  * dependencies too, without comments and blank space, leaves out the parts never imported and
@@ -14,7 +14,7 @@ import { buildSync } from 'esbuild';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { NODE_RUNTIME_FLAGS } from '../src/config/index.ts';
+import { NODE_RUNTIME_ENV, NODE_RUNTIME_FLAGS } from '../src/config/index.ts';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 export const NODE_BUNDLE = join(ROOT, 'dist/main.mjs');
@@ -48,8 +48,10 @@ export function buildNodeBundle(): string {
   return NODE_BUNDLE;
 }
 
-/** Arguments for `spawn(process.execPath, …)` that start a node with `args`. */
+/** Arguments for `spawn(process.execPath, …)` that start a node with `args`; its environment: nodeProcessEnv. */
 export const nodeProcessArgs = (args: readonly string[]): string[] => [...NODE_RUNTIME_FLAGS, buildNodeBundle(), ...args];
+/** The environment a node process starts with: this process's, and NODE_RUNTIME_ENV. */
+export const nodeProcessEnv = (): NodeJS.ProcessEnv => ({ ...process.env, ...NODE_RUNTIME_ENV });
 
 /** The machine-readable line a node prints once it serves (src/cli.ts). */
 export interface ReadyLine {
@@ -71,7 +73,7 @@ export interface NodeProcess {
 
 /** Starts a node process with `args`; resolves once its ready line is printed, rejects (with its output) if it exits first or takes 30 s. */
 export function startNodeProcess(args: readonly string[]): Promise<NodeProcess> {
-  const child = spawn(process.execPath, nodeProcessArgs(args), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeProcessArgs(args), { cwd: ROOT, env: nodeProcessEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const output = () => out;
   const exited = new Promise<number | string | null>((r) => child.on('exit', (code, signal) => r(signal ?? code)));
