@@ -20,7 +20,7 @@ export const TRIE_CACHE_ENTRY_BYTES = 320;
 /**
  * The node cache's budget, per reader (the main thread's and each RPC worker's): bounded by bytes
  * rather than by a count, since a node is 30 to 600 bytes (50,000 entries, the count it was bounded by,
- * could hold 20 to 45 MB of heap).
+ * could hold 18 to 37 MB of heap; docs/performance.md, "Memory").
  */
 export const TRIE_CACHE_BYTES = 16 * 1024 * 1024;
 

@@ -13,7 +13,7 @@ export const DEFAULT_RPC_WORKER_OPTIONS = {
 /** Requests that may wait per worker: more could not start before a 5 s deadline anyway. */
 export const QUEUED_PER_WORKER = 32;
 /**
- * A worker that has held no request for this long stops: each costs about 50 MB of resident memory,
+ * A worker that has held no request for this long stops: each costs about 40 MB of resident memory,
  * and starting one again takes a fraction of a second (docs/rpc-workers.md, "Pool").
  */
 export const WORKER_IDLE_MS = 30_000;
