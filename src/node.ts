@@ -38,7 +38,6 @@ import { buildMethods } from './rpc/modules/index.ts';
 import { InclusionWaits, inclusionEvent } from './rpc/inclusion.ts';
 import { PendingBlockSource } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
-import { BlockReplayer } from './tracing/replay.ts';
 import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER } from './rpc/workers/options.ts';
 import { RpcWorkerPool } from './rpc/workers/pool.ts';
 import { spawnMonitor, type MonitorProtocol } from './monitor/index.ts';
@@ -188,11 +187,10 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       { size: workerCount, timeoutMs: config.rpcEvmTimeoutMs ?? DEFAULT_RPC_WORKER_OPTIONS.timeoutMs, maxQueued: workerCount * QUEUED_PER_WORKER },
       { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
     );
-    // The main thread keeps a replayer for traces of the pending block only (src/rpc/workers/methods.ts).
     const inclusions = new InclusionWaits();
     bus.subscribe(inclusions.ref, inclusionEvent);
     const methods = buildMethods({
-      reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref, replayer: new BlockReplayer(reader),
+      reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref,
       gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref), inclusions,
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
       revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),

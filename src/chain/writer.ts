@@ -6,7 +6,7 @@
  * else calls it.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, bytesToHex, compareBytes, createAddressFromString, equalsBytes, type DB } from '@ethereumjs/util';
+import { Account, bytesToHex, compareBytes, createAddressFromString, equalsBytes } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
 import { targetFromDifficulty } from '../mergedmining/index.ts';
 import { encodeBody, encodeReceipts, makeBlock, type Block, type StoredReceipt } from './codec/block.ts';
@@ -67,7 +67,7 @@ export interface Template {
   /** One per transaction: the pending block's logs come from them. */
   readonly receipts: readonly StoredReceipt[];
   /** Trie nodes of the executed state (committed nodes plus this execution's): read `header.stateRoot` through it, never write. */
-  readonly stateDb: DB<string, string | Uint8Array>;
+  readonly stateDb: OverlayTrieDb;
 }
 
 export interface BuildRequest {

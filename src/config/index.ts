@@ -55,7 +55,7 @@ export interface NodeConfig {
   rpcWorkers?: number;
   rpcEvmTimeoutMs?: number;
   rpcGasCap?: bigint;
-  /** Error code of reverts in eth_call / eth_estimateGas: -32015 (spec, default) or 3 (geth, which viem decodes). */
+  /** Error code of reverts in eth_call / eth_estimateGas: -32015 (the reference node's, default) or 3 (geth's, which viem decodes; docs/rpc-compatibility.md "Revert errors"). */
   rpcRevertCode?: RevertCode;
   /** The metrics and status page server (src/monitor); undefined: off. */
   metrics?: { host: string; port: number };

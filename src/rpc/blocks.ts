@@ -9,7 +9,7 @@ import { NodeError } from '../errors.ts';
 import type { EvmDeps } from './deps.ts';
 import { tagHeight } from '../chain/blockTags.ts';
 import type { BlockSelector } from './params.ts';
-import type { PendingBlockSource } from './pending.ts';
+import type { PendingSource } from './pending.ts';
 
 export const isPending = (sel: BlockSelector): boolean => sel.kind === 'tag' && sel.tag === 'pending';
 
@@ -17,7 +17,7 @@ export const isPending = (sel: BlockSelector): boolean => sel.kind === 'tag' && 
  * The block a selector names, or undefined when this node has no such block. `pending` names the
  * pending block (pending.ts) when `pending` is given; without it, it reads as latest.
  */
-export async function findBlock(reader: ChainView, sel: BlockSelector, pending?: PendingBlockSource): Promise<Block | undefined> {
+export async function findBlock(reader: ChainView, sel: BlockSelector, pending?: PendingSource): Promise<Block | undefined> {
   switch (sel.kind) {
     case 'tag':
       if (sel.tag === 'pending' && pending) return (await pending.get()).block;
@@ -47,11 +47,11 @@ export async function requireBlock(reader: ChainView, sel: BlockSelector): Promi
 export interface StateView {
   readonly header: BlockHeader;
   readonly state: MerkleStateManager;
-  /** Absent on the main thread for a stored block: calls there run on the RPC workers (src/rpc/workers/methods.ts). */
+  /** Absent on the main thread: calls run on the RPC workers (src/rpc/modules/workerMethods.ts). */
   readonly calls?: CallExecutor;
 }
 
-/** `pending` reads as latest without a pending block (an RPC worker has none). */
+/** `pending` names the pending block where a source of it is given; without one it reads as latest. */
 export async function stateView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<StateView> {
   if (isPending(sel) && deps.pending) {
     const p = await deps.pending.get();
@@ -64,6 +64,6 @@ export async function stateView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pendin
 /** A state view to run calls on. */
 export async function callView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<Required<StateView>> {
   const view = await stateView(deps, sel);
-  if (!view.calls) throw new Error('a call at a stored block reached the main thread: calls run on the RPC workers');
+  if (!view.calls) throw new Error('a call reached the main thread: calls run on the RPC workers');
   return view as Required<StateView>;
 }

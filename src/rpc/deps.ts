@@ -12,7 +12,7 @@ import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainView } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
 import type { InclusionWaits } from './inclusion.ts';
-import type { PendingBlockSource } from './pending.ts';
+import type { PendingBlockSource, PendingSource } from './pending.ts';
 import type { RevertCode } from './options.ts';
 import type { RpcWorkerPool } from './workers/pool.ts';
 
@@ -26,10 +26,8 @@ export interface RpcDeps {
   readonly miner: ActorRef<MinerProtocol>;
   /** Most gas one eth_call, eth_estimateGas or debug_traceCall may use (--rpc-gas-cap). */
   readonly gasCap: bigint;
-  /** The worker threads that serve the methods which run the EVM (src/rpc/workers/methods.ts). */
+  /** The worker threads that serve the methods which run the EVM (src/rpc/modules/workerMethods.ts). */
   readonly workers: RpcWorkerPool;
-  /** Re-executes blocks for debug_* and trace_* traces: on the main thread, only the pending block (src/rpc/workers/methods.ts). */
-  readonly replayer: BlockReplayer;
   /** The node's accounts and keys (personal_*, eth_sign, eth_sendTransaction); absent when the node holds no keys. */
   readonly wallet?: Wallet;
   /** Sends under automine wait for their block through it; absent: they are answered once pooled. */
@@ -50,7 +48,18 @@ export interface RpcDeps {
 }
 
 /**
- * What the methods that run the EVM use (src/rpc/workers/methods.ts): on a worker, an executor for
- * calls at stored blocks; on the main thread, which serves them only for it, the pending block.
+ * What the methods that run the EVM use (src/rpc/modules/workerMethods.ts): on a worker, an executor for
+ * calls at stored blocks, and the pending block a request carried.
  */
-export type EvmDeps = Pick<RpcDeps, 'reader' | 'replayer' | 'gasCap'> & { readonly calls?: CallExecutor; readonly pending?: PendingBlockSource };
+export type EvmDeps = Pick<RpcDeps, 'reader' | 'gasCap'> & {
+  readonly calls?: CallExecutor;
+  /** Re-executes blocks for debug_* and trace_* traces. */
+  readonly replayer?: BlockReplayer;
+  readonly pending?: PendingSource;
+};
+
+/** The replayer of a worker's methods: the main thread has none, its traces run on the workers. */
+export function replayerOf(deps: Pick<EvmDeps, 'replayer'>): BlockReplayer {
+  if (!deps.replayer) throw new Error('a trace reached the main thread: traces run on the RPC workers');
+  return deps.replayer;
+}

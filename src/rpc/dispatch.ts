@@ -1,6 +1,6 @@
 /**
  * JSON-RPC 2.0 envelope handling: single requests, batches (bounded), notifications, id echo,
- * and the error codes of the specification. Transport-free: the HTTP server hands it parsed JSON.
+ * and the error codes of JSON-RPC 2.0. Transport-free: the HTTP server hands it parsed JSON.
  */
 import { INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, toRpcError } from './errors.ts';
 import type { CallContext, Methods } from './method.ts';
@@ -68,7 +68,7 @@ export class Dispatcher {
       return errorResponse(null, new RpcError(INVALID_REQUEST, 'invalid request: id must be a string, a number or null'));
     }
     const replyId = (hasId ? id : null) as JsonRpcId;
-    // Spec 2.2 and 9.1: every request carries the version, so a missing one is as malformed as a wrong one.
+    // Every request carries the version (docs/rpc-conformance.md "Envelope"), so a missing one is as malformed as a wrong one.
     if (r.jsonrpc !== '2.0') {
       const problem = r.jsonrpc === undefined ? 'the jsonrpc member is missing' : `jsonrpc is ${JSON.stringify(r.jsonrpc)}`;
       return errorResponse(replyId, new RpcError(INVALID_REQUEST, `invalid request: ${problem}; it must be "2.0"`));

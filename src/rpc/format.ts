@@ -126,7 +126,7 @@ export function formatUncle(uncle: Block['header'], totalDifficulty: bigint) {
 }
 
 /**
- * Spec 2.7. `removed` is given only in filter results (polls, filter logs, subscriptions): true for a
+ * A log (docs/rpc-conformance.md "Shapes", "Pending logs"). `removed` is given only in filter results (polls, filter logs, subscriptions): true for a
  * log of a block that left the canonical chain. A pending log has no position: its block and
  * transaction fields are null.
  */

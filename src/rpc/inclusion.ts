@@ -9,19 +9,20 @@
 import { bytesToHex } from '@ethereumjs/util';
 import type { NodeEvent } from '../actors/events.ts';
 import type { ActorRef } from '../actors/kernel/index.ts';
+import type { Block } from '../chain/codec/block.ts';
 import type { Hex } from '../chain/codec/bytes.ts';
 
 /** Longest a send waits for its block before answering anyway (a price the next block refuses keeps it pending). */
 export const INCLUSION_WAIT_MS = 5_000;
 
-type InclusionEvent = { type: 'mined'; hashes: readonly Hex[] } | { type: 'left'; hash: Hex };
+type InclusionEvent = { type: 'mined'; blocks: readonly Block[] } | { type: 'left'; hash: Hex };
 
 export type InclusionProtocol = { tell: InclusionEvent; ask: Record<never, never> };
 
 /** The bus events that end a wait: blocks joining the chain, a transaction leaving the pool unmined. */
 export function inclusionEvent(e: NodeEvent): InclusionEvent | undefined {
   if (e.type === 'chain.headChanged' && e.added.length) {
-    return { type: 'mined', hashes: e.added.flatMap((b) => b.txs.map((tx) => bytesToHex(tx.hash()) as Hex)) };
+    return { type: 'mined', blocks: e.added };
   }
   if (e.type === 'pool.txRemoved') return { type: 'left', hash: e.hash };
   return undefined;
@@ -38,7 +39,8 @@ export class InclusionWaits {
     name: 'inclusion waits',
     tell: (e) => {
       if (this.#waiting.size === 0) return;
-      for (const hash of e.type === 'mined' ? e.hashes : [e.hash]) this.#waiting.get(hash)?.();
+      if (e.type === 'left') return this.#waiting.get(e.hash)?.();
+      for (const block of e.blocks) for (const tx of block.txs) this.#waiting.get(bytesToHex(tx.hash()) as Hex)?.();
     },
     ask: () => Promise.reject(new Error('inclusion waits answer no asks')),
   };

@@ -2,29 +2,52 @@
  * The `pending` block (README "The pending block"): the block this node would mine next, built on the head from the
  * pool's executable transactions by the miner (its current template, so it carries the same
  * coinbase, timestamp offset and minimum gas price), executed but never committed. Its state is
- * read through the template's own trie nodes; calls at `pending` run on it.
+ * read through the template's own trie nodes; calls at `pending` run on it, on an RPC worker that
+ * receives the block and those nodes (docs/rpc-workers.md, "The pending block on a worker").
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { ActorRef } from '../actors/kernel/index.ts';
 import type { MinerProtocol } from '../actors/miner/index.ts';
-import { makeBlock, type Block } from '../chain/codec/block.ts';
+import { decodeBlock, encodeBlock, makeBlock, type Block } from '../chain/codec/block.ts';
 import { hex } from '../chain/codec/bytes.ts';
 import { CallExecutor } from '../chain/calls.ts';
 import { stateManagerAt } from '../chain/execution/blockRunner.ts';
 import { blockLogEntries, type LogEntry } from '../chain/logs/logFilter.ts';
 import type { ChainView } from '../chain/reader.ts';
-import type { Template } from '../chain/writer.ts';
+import { OverlayTrieDb } from '../chain/storage/trieDb.ts';
 import { formatBlock, formatTx } from './format.ts';
 
-export interface PendingBlock {
+/** The pending block with its state: what reads, calls and traces at `pending` need. */
+export interface PendingState {
   readonly block: Block;
   readonly totalDifficulty: bigint;
   /** Read-only state after the pending block's transactions. */
   readonly state: MerkleStateManager;
-  /** eth_call / eth_estimateGas on that state. */
-  readonly calls: CallExecutor;
+  /** eth_call / eth_estimateGas on that state: on an RPC worker, where calls run. */
+  readonly calls?: CallExecutor;
+}
+
+export interface PendingBlock extends PendingState {
   /** Its transactions' logs, in order, marked pending (no position yet: docs/rpc-conformance.md, "Pending logs"). */
   readonly logs: readonly LogEntry[];
+}
+
+/** Where calls and traces find the pending block: the miner's template on the main thread, the one a request carried on a worker. */
+export interface PendingSource {
+  get(): Promise<PendingState>;
+}
+
+/** A pending block as it travels to an RPC worker: the block, and the trie nodes its execution wrote. */
+export interface PendingPayload {
+  readonly block: Uint8Array;
+  readonly totalDifficulty: bigint;
+  readonly nodes: ReadonlyMap<string, Uint8Array>;
+}
+
+/** The current pending block for a worker: `key` names it (the same key, the same block), `payload` is sent once per worker. */
+export interface PendingSnapshot {
+  readonly key: number;
+  payload(): PendingPayload;
 }
 
 const ZERO_NONCE = '0x0000000000000000';
@@ -32,8 +55,17 @@ const ZERO_NONCE = '0x0000000000000000';
 /** Template building can execute a full block: allow it the miner's own build deadline. */
 const BUILD_TIMEOUT_MS = 30_000;
 
-export class PendingBlockSource {
-  #last: { readonly template: Template; readonly view: PendingBlock } | undefined;
+const stateOf = (reader: ChainView, block: Block, stateDb: OverlayTrieDb) => stateManagerAt(stateDb, block.header.stateRoot, reader.common, { caches: true });
+
+/** The pending block a worker received, over the worker's own view of the committed trie. */
+export function pendingFromPayload(reader: ChainView, p: PendingPayload): PendingState {
+  const block = decodeBlock(p.block, reader.common);
+  const stateDb = new OverlayTrieDb(reader.trieDb, new Map(p.nodes));
+  return Object.freeze({ block, totalDifficulty: p.totalDifficulty, state: stateOf(reader, block, stateDb), calls: new CallExecutor(reader, 2, stateDb) });
+}
+
+export class PendingBlockSource implements PendingSource {
+  #last: { readonly key: number; readonly template: object; readonly view: PendingBlock; readonly stateDb: OverlayTrieDb } | undefined;
 
   constructor(private readonly reader: ChainView, private readonly miner: ActorRef<MinerProtocol>) {}
 
@@ -43,16 +75,21 @@ export class PendingBlockSource {
     if (this.#last?.template === template) return this.#last.view;
     const { header } = template;
     const parentTd = (await this.reader.totalDifficulty(header.parentHash)) ?? 0n;
+    const totalDifficulty = parentTd + header.difficulty + template.uncles.reduce((sum, u) => sum + u.difficulty, 0n);
     const block = makeBlock(header, template.txs, template.uncles);
     const view: PendingBlock = Object.freeze({
-      block,
-      totalDifficulty: parentTd + header.difficulty + template.uncles.reduce((sum, u) => sum + u.difficulty, 0n),
-      state: stateManagerAt(template.stateDb, header.stateRoot, this.reader.common, { caches: true }),
-      calls: new CallExecutor(this.reader, 2, template.stateDb),
+      block, totalDifficulty, state: stateOf(this.reader, block, template.stateDb),
       logs: blockLogEntries(block, template.receipts).map((log) => Object.freeze({ ...log, pending: true as const })),
     });
-    this.#last = { template, view };
+    this.#last = { key: (this.#last?.key ?? 0) + 1, template, view, stateDb: template.stateDb };
     return view;
+  }
+
+  /** The current pending block as a worker takes it. */
+  async snapshot(): Promise<PendingSnapshot> {
+    await this.get();
+    const { key, view, stateDb } = this.#last!;
+    return { key, payload: () => ({ block: encodeBlock(view.block), totalDifficulty: view.totalDifficulty, nodes: stateDb.writes }) };
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * `--rpc-revert-code`: how a revert in eth_call / eth_estimateGas reaches the client. -32015 (the default) is
- * the spec's `VM Exception while processing transaction: revert <reason>`; 3 is geth's `execution reverted:
+ * the reference node's `VM Exception while processing transaction: revert <reason>`; 3 is geth's `execution reverted:
  * <reason>`, the only form viem and other libraries decode (docs/rpc-compatibility.md "Revert errors").
  * `error.data` carries the raw revert data either way.
  */

@@ -1,6 +1,6 @@
 /**
  * Where a struct-log trace's JSON text goes, piece by piece (docs/rpc-workers.md, "Streamed traces"):
- * collected into one text (a batch, a WebSocket message, the main thread's pending block), or sent
+ * collected into one text (a batch, a WebSocket message), or sent
  * on by an RPC worker in chunks as the trace grows, so no thread holds the whole trace. Either way its
  * size is bounded, and the error says what can help.
  */

@@ -29,7 +29,7 @@ Network('in a 4-node testnet a transaction sent to node 1 has its receipt on nod
     const hashes = await Promise.all(net!.nodes.map(async (n) => (await rpc(n.url, 'eth_getTransactionReceipt', [hash]))?.blockHash));
     return hashes[0] !== undefined && hashes.every((h) => h === hashes[0]);
   }, { what: 'every node on the same block for the transfer', timeoutMs: 15_000 });
-  // Spec 4.3: a short id, a separator, then host:port; here the last 8 characters of each other node's peer id.
+  // A short id, a separator, then host:port (README "Method support"); here the last 8 characters of each other node's peer id.
   const peers: string[] = await rpc(n4!.url, 'net_peerList');
   for (const entry of peers) assert.match(entry, /^\w{8} \| 127\.0\.0\.1:\d+$/);
   const others = net.nodes.filter((n) => n !== n4).map((n) => String(n.node.p2p.peerId).slice(-8));

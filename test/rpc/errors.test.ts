@@ -98,7 +98,7 @@ const BAD_PARAMS: [what: string, method: string, params: unknown[], names: RegEx
   ['web3_sha3 of a number', 'web3_sha3', [1], /invalid argument 0 \(data\)/],
   ['web3_sha3 missing data', 'web3_sha3', [], /missing argument 0 \(data\)/],
   ['web3_sha3 with two arguments', 'web3_sha3', ['0x00', '0x00'], /too many arguments: this method takes at most 1/],
-  // Spec 4.3 marks these block selectors required (eth_getBalance's and eth_getTransactionCount's are optional).
+  // These block selectors are required (docs/rpc-conformance.md "Required parameters"); eth_getBalance's and eth_getTransactionCount's are optional.
   ['eth_getStorageAt without a block', 'eth_getStorageAt', [ZERO_ADDR, '0x0'], /missing argument 2 \(block\)/],
   ['eth_getCode without a block', 'eth_getCode', [ZERO_ADDR], /missing argument 1 \(block\)/],
   ['eth_getProof without a block', 'eth_getProof', [ZERO_ADDR, []], /missing argument 2 \(block\)/],

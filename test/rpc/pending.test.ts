@@ -8,16 +8,18 @@ import { ethers } from 'ethers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestNode, type TestNode } from '../helpers/node.ts';
-import { rpc, waitUntil } from '../helpers/rpc.ts';
+import { post, rpc, waitUntil } from '../helpers/rpc.ts';
 import { compileFixture } from '../helpers/solc.ts';
 
 const DEV = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';
 const FRESH = '0x3333333333333333333333333333333333333333';
 const ZERO32 = `0x${'0'.repeat(64)}`;
+/** Init code that jumps back to its start forever: it ends only when its gas runs out. */
+const LOOP = '0x5b600056';
 
 const Pending = suite('the pending tag and block');
 let node: TestNode | undefined;
-Pending.after(async () => { await node?.stop(); });
+Pending.after.each(async () => { await node?.stop(); node = undefined; });
 
 Pending('with mining stopped a transaction is pending everywhere, and mined when mining resumes', async () => {
   node = await startTestNode();
@@ -91,6 +93,36 @@ Pending('with mining stopped a transaction is pending everywhere, and mined when
   assert.equal(await call('eth_pendingTransactions'), []);
   assert.is(await call('eth_getBalance', [FRESH, 'latest']), '0x3e8');
   assert.equal((await call('eth_getBlockByNumber', ['pending', false])).transactions, []);
+});
+
+Pending('calls and traces at pending run on the RPC workers, each on the pending block of its moment', async () => {
+  node = await startTestNode({ rpcWorkers: 1, rpcGasCap: 10n ** 12n });
+  const url = node.url;
+  const call = <T = any>(method: string, params: unknown[] = []) => rpc<T>(url, method, params);
+  await call('evm_stopMining');
+  const { abi, bytecode } = compileFixture('Store.sol', 'Store');
+  const iface = new ethers.Interface(abi);
+  const nonce = BigInt(await call('eth_getTransactionCount', [DEV, 'latest']));
+  await call('eth_sendTransaction', [{ from: DEV, data: bytecode + iface.encodeDeploy([42n]).slice(2), gas: '0x2dc6c0' }]);
+  const store = ethers.getCreateAddress({ from: DEV, nonce });
+  const value = iface.encodeFunctionData('value');
+  assert.is(BigInt(await call('eth_call', [{ to: store, data: value }, 'pending'])), 42n);
+  assert.is(node.node.workers.stats().workers, 1, 'a worker answered');
+  // The pending block changes: the next call sees the new one.
+  await call('eth_sendTransaction', [{ from: DEV, to: store, data: iface.encodeFunctionData('set', [7n]) }]);
+  assert.is(BigInt(await call('eth_call', [{ to: store, data: value }, 'pending'])), 7n);
+  assert.is(BigInt(await call('eth_call', [{ to: store, data: value }, 'pending'])), 7n, 'the same pending block again');
+  // A call at pending that never ends holds the worker until its deadline, not the main thread.
+  const order: string[] = [];
+  const looped = post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'debug_traceCall', params: [{ data: LOOP }, 'pending', { tracer: 'callTracer', timeout: '2s' }] }))
+    .then(({ json }) => { order.push('loop'); return json; });
+  while (node.node.workers.stats().running === 0) await new Promise((r) => setTimeout(r, 5));
+  assert.is(await call('eth_blockNumber'), '0x0');
+  order.push('blockNumber');
+  const answer = await looped;
+  assert.equal(order, ['blockNumber', 'loop']);
+  assert.is(answer.error.code, -32005);
+  assert.match(answer.error.message, /debug_traceCall did not finish within 2000 ms/);
 });
 
 Pending.run();

@@ -13,7 +13,7 @@ import { DEFAULT_FILTER_OPTIONS, type FilterOptions } from './options.ts';
 import type { FilterChange, FilterDefinition, FilterSupervisorProtocol } from './protocol.ts';
 
 /** Ended filters whose reason is remembered for the "filter not found" message. */
-const ENDED_REMEMBERED = 4096;
+export const ENDED_REMEMBERED = 4096;
 
 export interface FilterSupervisorDeps {
   /** The node's one source of new blocks' logs, shared with the WebSocket subscriptions. */

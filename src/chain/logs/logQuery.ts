@@ -31,7 +31,7 @@ export interface LogLimits {
   readonly maxLogs: number;
 }
 
-/** Spec part 8. */
+/** The eth_getLogs limits (README "Limits" and "Logs, filters and WebSocket"). */
 export const LOG_LIMITS: LogLimits = Object.freeze({ maxBlocks: 2_000n, maxLogs: 10_000 });
 
 /** Index entries read per LevelDB round trip. */

@@ -10,7 +10,7 @@ import type { TxTracer } from '../../chain/execution/tracer.ts';
 import { CollectedTrace, type TraceOutput } from '../../tracing/output.ts';
 import { structLogTracer } from '../../tracing/structLogger.ts';
 import { callView, findBlock } from '../blocks.ts';
-import type { EvmDeps, RpcDeps } from '../deps.ts';
+import { replayerOf, type EvmDeps, type RpcDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
 import { JsonText } from '../json.ts';
 import { method, type CallContext } from '../method.ts';
@@ -83,7 +83,7 @@ export function traceTimeoutMs(raw: unknown, name: string, maxMs: number): numbe
 
 /** The debug_* methods that run the EVM, served by the RPC workers (docs/rpc-workers.md). */
 export const debugTraceMethods = (deps: EvmDeps) => {
-  const { reader, replayer } = deps;
+  const { reader } = deps;
   const options = ['options', optional(traceOptions, DEFAULT_OPTIONS)] as const;
 
   const callTracer = (opts: TraceOptions): TxTracer<unknown> => {
@@ -108,12 +108,12 @@ export const debugTraceMethods = (deps: EvmDeps) => {
     if (!block) return null;
     if (opts.tracer === 'callTracer') {
       // The callTracer labels each trace with its transaction; struct-log traces come as a plain list (as the reference).
-      const traces = await replayer.traceAll(block, () => callTracer(opts));
+      const traces = await replayerOf(deps).traceAll(block, () => callTracer(opts));
       return traces.map((result, i) => ({ txHash: hex(block.txs[i]!.hash()), result }));
     }
     const out = outputOf(ctx);
     let traced = 0;
-    await replayer.traceAll(block, () => {
+    await replayerOf(deps).traceAll(block, () => {
       void out.write(traced++ ? ',' : '[');
       return structLogTracer(opts, out);
     });
@@ -126,7 +126,7 @@ export const debugTraceMethods = (deps: EvmDeps) => {
       const loc = await reader.txLocation(h);
       const block = loc && await reader.getBlock(loc.blockHash);
       if (!loc || !block) return null;
-      return traceOne(opts, ctx, (tracer) => replayer.traceTx(block, loc.index, tracer));
+      return traceOne(opts, ctx, (tracer) => replayerOf(deps).traceTx(block, loc.index, tracer));
     }),
     debug_traceBlockByHash: method([['hash', hash32], options], async ([h, opts], ctx) => traceBlock(await reader.getBlock(h), opts, ctx)),
     debug_traceBlockByNumber: method([['block', blockSelector], options], async ([sel, opts], ctx) => traceBlock(await findBlock(reader, sel, deps.pending), opts, ctx)),

@@ -19,7 +19,7 @@ import { txpoolModule } from './txpool.ts';
 import { unsupportedMethods } from './unsupported.ts';
 import { walletDisabledMethods } from './walletDisabled.ts';
 import { web3Module } from './web3.ts';
-import { onWorkers } from '../workers/methods.ts';
+import { onWorkers } from './workerMethods.ts';
 
 export function buildMethods(nodeDeps: RpcDeps, switches: RpcSwitches): Methods {
   // One set of impersonated accounts, changed by the evm controls and read by eth_sendTransaction.
@@ -39,7 +39,7 @@ export function buildMethods(nodeDeps: RpcDeps, switches: RpcSwitches): Methods 
     ...scoModule(deps),
   };
   // Reverts are reworded after the workers answered: they run eth_call and eth_estimateGas.
-  const dispatched = withRevertCode(onWorkers(served, deps.workers), deps.revertCode ?? -32015);
+  const dispatched = withRevertCode(onWorkers(served, deps.workers, deps.pending), deps.revertCode ?? -32015);
   const withRpc = { ...dispatched, ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
   // Unsupported groups are not switchable: whatever the configuration, they say why they are not served.
   return { ...applySwitches(withRpc, switches), ...unsupportedMethods() };

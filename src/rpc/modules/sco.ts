@@ -1,19 +1,15 @@
 /** sco_*: peer scoring and bans (docs/network.md "Scoring and bans"). */
 import type { ScoringEntry } from '../../actors/peerManager/index.ts';
+import { PEER_EVENTS } from '../../p2p/index.ts';
 import type { RpcDeps } from '../deps.ts';
 import { method } from '../method.ts';
 import { text } from '../params.ts';
-
-const SUMMED = [
-  'successfulHandshakes', 'failedHandshakes', 'invalidNetworks', 'repeatedMessages', 'validBlocks', 'validTransactions', 'invalidBlocks',
-  'invalidTransactions', 'invalidMessages', 'timeoutMessages', 'unexpectedMessages', 'invalidHeader',
-] as const;
 
 export function reputationSummary(entries: readonly ScoringEntry[]) {
   const sum = (f: (e: ScoringEntry) => number) => entries.reduce((n, e) => n + f(e), 0);
   return {
     count: entries.length,
-    ...Object.fromEntries(SUMMED.map((k) => [k, sum((e) => e[k])])),
+    ...Object.fromEntries(PEER_EVENTS.map((k) => [k, sum((e) => e[k])])),
     peersTotalScore: sum((e) => e.score),
     punishments: sum((e) => e.punishments),
     goodReputationCount: entries.filter((e) => e.goodReputation).length,

@@ -8,7 +8,7 @@ import { callFrameTracer } from '../../tracing/frames.ts';
 import { parityTraces, type ParityTrace } from '../../tracing/parity.ts';
 import { tagHeight } from '../../chain/blockTags.ts';
 import { findBlock } from '../blocks.ts';
-import type { EvmDeps } from '../deps.ts';
+import { replayerOf, type EvmDeps } from '../deps.ts';
 import { invalidParams } from '../errors.ts';
 import { method } from '../method.ts';
 import { address, blockNumberOrTag, blockSelector, hash32, index, type BlockSelector, type Param } from '../params.ts';
@@ -62,10 +62,10 @@ function ends(t: ParityTrace): [string | undefined, string | undefined] {
 }
 
 export const traceModule = (deps: Pick<EvmDeps, 'reader' | 'replayer' | 'pending'>) => {
-  const { reader, replayer } = deps;
+  const { reader } = deps;
 
   async function blockTraces(block: Block): Promise<ParityTrace[]> {
-    const trees = await replayer.traceAll(block, () => callFrameTracer(false));
+    const trees = await replayerOf(deps).traceAll(block, () => callFrameTracer(false));
     return trees.flatMap((tree, i) =>
       parityTraces(tree, { blockHash: block.hash, blockNumber: block.header.number, transactionPosition: i }));
   }
@@ -81,7 +81,7 @@ export const traceModule = (deps: Pick<EvmDeps, 'reader' | 'replayer' | 'pending
       const loc = await reader.txLocation(h);
       const block = loc && await reader.getBlock(loc.blockHash);
       if (!loc || !block) return null;
-      const tree = await replayer.traceTx(block, loc.index, callFrameTracer(false));
+      const tree = await replayerOf(deps).traceTx(block, loc.index, callFrameTracer(false));
       return parityTraces(tree, { blockHash: block.hash, blockNumber: block.header.number, transactionPosition: loc.index });
     }),
 

@@ -12,6 +12,7 @@ import { RpcError } from '../errors.ts';
 import { JsonStream, JsonText } from '../json.ts';
 import { WORKER_IDLE_MS, type RpcWorkerOptions } from './options.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
+import type { PendingSnapshot } from '../pending.ts';
 import { logger } from '../../log.ts';
 import { WORKER_ENTRY } from '../../workerEntry.ts';
 
@@ -28,6 +29,8 @@ interface Job {
   readonly params: unknown[];
   /** Whether the client takes the answer as a stream. */
   readonly streamable: boolean;
+  /** The pending block, when the request names it. */
+  readonly pending?: PendingSnapshot;
   /** Starts the deadline (once). */
   startClock(): void;
   /** A chunk of a streamed answer: the first resolves the request with a JsonStream. */
@@ -45,6 +48,25 @@ interface Slot {
   readonly jobs: Map<number, Job>;
   /** Set while the worker holds no request: it retires when this fires. */
   idle?: NodeJS.Timeout;
+  /** The key of the last pending block sent to the worker (it keeps that one). */
+  pendingKey?: number;
+}
+
+/** How a request runs: its client's signal, a shorter deadline, whether its answer may stream, the pending block it names. */
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly streamable?: boolean;
+  readonly pending?: PendingSnapshot;
+}
+
+/** The pending block a job names, as its worker is sent it: whole when the worker does not hold it yet. */
+function pendingFor(slot: Slot, job: Job): WorkerRequest['pending'] {
+  if (!job.pending) return undefined;
+  const { key } = job.pending;
+  if (slot.pendingKey === key) return { key };
+  slot.pendingKey = key;
+  return { key, payload: job.pending.payload() };
 }
 
 export class RpcWorkerPool {
@@ -61,7 +83,8 @@ export class RpcWorkerPool {
    * result is a large trace, as a JsonStream once its first chunk arrives. `timeoutMs` may shorten
    * the pool's deadline, which also ends a stream still running.
    */
-  run(method: string, params: unknown[], signal?: AbortSignal, timeoutMs = this.options.timeoutMs, streamable = false): Promise<JsonText | JsonStream> {
+  run(method: string, params: unknown[], opts: RunOptions = {}): Promise<JsonText | JsonStream> {
+    const { signal, timeoutMs = this.options.timeoutMs, streamable = false, pending } = opts;
     if (this.#closed) return Promise.reject(new NodeError('UNAVAILABLE', 'the node is stopping'));
     if (signal?.aborted) return Promise.reject(new NodeError('UNAVAILABLE', 'the client went away'));
     if (this.#queue.length >= this.options.maxQueued) {
@@ -74,7 +97,7 @@ export class RpcWorkerPool {
       let settled = false;
       let stream: JsonStream | undefined;
       const job: Job = {
-        method, params, streamable,
+        method, params, streamable, pending,
         get streaming() { return stream !== undefined; },
         startClock: () => {
           timer ??= setTimeout(() => this.#cancel(job, new NodeError('LIMIT_EXCEEDED',
@@ -165,7 +188,7 @@ export class RpcWorkerPool {
       slot.jobs.set(id, job);
       const requests = sending.get(slot) ?? [];
       if (!requests.length) sending.set(slot, requests);
-      requests.push({ id, method: job.method, params: job.params, head: this.head(), stream: job.streamable });
+      requests.push({ id, method: job.method, params: job.params, head: this.head(), stream: job.streamable, pending: pendingFor(slot, job) });
     }
     for (const [slot, requests] of sending) slot.worker.postMessage({ requests } satisfies ToWorker);
   }

@@ -1,5 +1,6 @@
 /** Messages between the RPC worker pool (main thread) and its workers (docs/rpc-workers.md, "Workers"). */
 import type { NetworkName } from '../../chain/execution/networks.ts';
+import type { PendingPayload } from '../pending.ts';
 
 /** What a worker starts with (its workerData). */
 export interface WorkerInit {
@@ -18,9 +19,12 @@ export interface WorkerInit {
 /**
  * A request to answer at the head `head` (a block hash); `stream`: its client takes the answer as a
  * stream, so a struct-log trace is sent in chunks as it grows (docs/rpc-workers.md, "Streamed traces").
+ * `pending`: the request names the pending block, known by `key`; its `payload` comes with the first
+ * request of each worker that names it (docs/rpc-workers.md, "The pending block on a worker").
  */
 export interface WorkerRequest {
   readonly id: number; readonly method: string; readonly params: unknown[]; readonly head: Uint8Array; readonly stream: boolean;
+  readonly pending?: { readonly key: number; readonly payload?: PendingPayload };
 }
 
 /** A request's result as JSON text, or its JSON-RPC error. */

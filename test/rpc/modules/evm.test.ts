@@ -1,7 +1,8 @@
 /**
  * evm_* developer controls over JSON-RPC: snapshot and revert restore balances,
  * nonces and the head and drop the pool; reset goes back to genesis; mining on demand, stopping and
- * starting it; moving the next block's time. Bad ids and numbers are -32602 and change nothing.
+ * starting it; moving the next block's time. Bad numbers are -32602 and change nothing; bad snapshot
+ * ids and what each control asks of the chain and miner: evm.unit.test.ts.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -83,16 +84,6 @@ Evm('concurrent dev controls run one after the other: one revert wins, the other
   assert.equal(mixed, [null, null, '0x1', null], 'the snapshot taken between two resets gets the first id again');
   assert.is(await call('eth_blockNumber'), '0x0');
   assert.match((await fails('evm_revert', ['0x1'])).message, /no snapshot was taken/);
-});
-
-Evm('bad snapshot ids are -32602 and change nothing', async () => {
-  const before = await view();
-  for (const [id, message] of [['abc', /invalid snapshot id "abc"/], [null, /invalid snapshot id/], ['0x0', /unknown snapshot id 0x0/], ['0x9', /unknown snapshot id 0x9/]] as const) {
-    const err = await fails('evm_revert', [id]);
-    assert.is(err.code, -32602, `${id}: ${err.code} ${err.message}`);
-    assert.match(err.message, message);
-  }
-  assert.equal(await view(), before);
 });
 
 Evm('evm_mine mines on demand while mining is stopped; evm_increaseTime moves the next block\'s time', async () => {

@@ -13,8 +13,6 @@ import { ConfigError, parseConfig } from '../../../src/config/index.ts';
 import type { JsonText } from '../../../src/rpc/json.ts';
 import { QUEUED_PER_WORKER } from '../../../src/rpc/workers/options.ts';
 import { IN_FLIGHT_PER_WORKER, RpcWorkerPool } from '../../../src/rpc/workers/pool.ts';
-import { WORKER_METHODS, workerMethods } from '../../../src/rpc/workers/methods.ts';
-import type { ChainView } from '../../../src/chain/reader.ts';
 import { startChildNode, startTestNode, tempDir } from '../../helpers/node.ts';
 import { post, rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';
 import { SENDER } from '../../helpers/traceFixture.ts';
@@ -56,11 +54,6 @@ Workers('flags: --rpc-workers, --rpc-evm-timeout and --rpc-gas-cap, positive who
   for (const [flag, value] of [['--rpc-workers', '0'], ['--rpc-evm-timeout', '1.5'], ['--rpc-gas-cap', '0'], ['--rpc-gas-cap', '5e7']]) {
     assert.throws(() => parseConfig([flag!, value!]), (e: Error) => e instanceof ConfigError && e.message.startsWith(flag!));
   }
-});
-
-Workers('every method that runs the EVM is served by the workers, and no other', () => {
-  const served = Object.keys(workerMethods({ reader: {} as ChainView, calls: {} as never, replayer: {} as never, gasCap: 1n }));
-  assert.equal(served.sort(), Object.keys(WORKER_METHODS).sort());
 });
 
 Workers('a call looping past its deadline: -32005 naming the timeout, other requests answered first, the worker replaced', async () => {

@@ -10,7 +10,7 @@ import { method } from '../../method.ts';
 import { bytesOfLength, hash32, quantity as quantityParam, type Param } from '../../params.ts';
 
 const nonce8 = bytesOfLength(8, 'an 8-byte nonce');
-/** A hash rate as a 32-byte hex string (spec) or any hex quantity. */
+/** A hash rate as a 32-byte hex string (as the interface describes it) or any hex quantity. */
 const hashrate: Param<bigint> = (raw, name) => (typeof raw === 'string' && raw.length === 66 ? BigInt(raw) : quantityParam(raw, name));
 
 /** Blocks looked at for eth_netHashrate (an hour of 14 s blocks is ~260). */

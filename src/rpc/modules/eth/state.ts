@@ -22,7 +22,7 @@ export const ethStateMethods = (deps: RpcDeps) => {
       const account = await (await stateAt(sel)).getAccount(new Address(a));
       return quantity(account?.nonce ?? 0n);
     }),
-    // Spec 4.3 marks the block of eth_getCode, eth_getStorageAt (and eth_getProof) required, unlike eth_getBalance's.
+    // The block of eth_getCode, eth_getStorageAt (and eth_getProof) is required, unlike eth_getBalance's (docs/rpc-conformance.md "Required parameters").
     eth_getCode: method([['address', address], ['block', blockSelector]], async ([a, sel]) =>
       hex(await (await stateAt(sel)).getCode(new Address(a)))),
     eth_getStorageAt: method(

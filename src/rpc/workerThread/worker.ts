@@ -17,8 +17,9 @@ import { METHOD_NOT_FOUND, RpcError, toRpcError } from '../errors.ts';
 import { JsonText } from '../json.ts';
 import type { CallContext } from '../method.ts';
 import { keepJumpAnalyses } from './jumpAnalysis.ts';
-import { workerMethods } from './methods.ts';
-import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from './protocol.ts';
+import { workerMethods } from '../modules/workerMethods.ts';
+import { ReceivedPendingBlocks } from './pendingBlocks.ts';
+import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from '../workers/protocol.ts';
 
 export async function serveRpcWorker(): Promise<void> {
   const port = parentPort!;
@@ -26,7 +27,8 @@ export async function serveRpcWorker(): Promise<void> {
   const network = NETWORKS[init.network];
   const reader = new ChainReader(new ChainStore(init.dataDir), createChainCommon(network), network);
   await Promise.all([reader.store.open(), keepJumpAnalyses()]);
-  const methods = workerMethods({ reader, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader), gasCap: init.gasCap });
+  const pending = new ReceivedPendingBlocks(reader);
+  const methods = workerMethods({ reader, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader), gasCap: init.gasCap, pending });
   let head = '';
 
   /** Publishes the block `hash` as the head of this worker's view, once per new head. */
@@ -62,7 +64,8 @@ export async function serveRpcWorker(): Promise<void> {
       const def = methods[msg.method];
       if (!def) throw new RpcError(METHOD_NOT_FOUND, `method not found: ${msg.method}`);
       await follow(msg.head);
-      const result = await def.call(msg.params, msg.stream ? streamFor(msg.id) : {});
+      const ctx = msg.stream ? streamFor(msg.id) : {};
+      const result = await (msg.pending ? pending.during(msg.pending, () => def.call(msg.params, ctx)) : def.call(msg.params, ctx));
       reply = { id: msg.id, text: result instanceof JsonText ? result.text : JSON.stringify(result ?? null) };
     } catch (err) {
       const { code, message, data } = toRpcError(err);

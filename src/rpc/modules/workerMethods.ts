@@ -1,10 +1,11 @@
 /** The methods the RPC workers serve: every one that runs the EVM (docs/rpc-workers.md, "Workers"). */
 import type { EvmDeps } from '../deps.ts';
-import { traceTimeoutMs, debugTraceMethods } from '../modules/debug.ts';
-import { ethCallMethods } from '../modules/eth/calls.ts';
-import { traceModule } from '../modules/trace.ts';
 import type { Methods } from '../method.ts';
-import type { RpcWorkerPool } from './pool.ts';
+import type { PendingBlockSource } from '../pending.ts';
+import type { RpcWorkerPool } from '../workers/pool.ts';
+import { traceTimeoutMs, debugTraceMethods } from './debug.ts';
+import { ethCallMethods } from './eth/calls.ts';
+import { traceModule } from './trace.ts';
 
 export const workerMethods = (deps: EvmDeps): Methods => ({ ...ethCallMethods(deps), ...debugTraceMethods(deps), ...traceModule(deps) });
 
@@ -24,10 +25,9 @@ export const WORKER_METHODS: Readonly<Record<string, { readonly block?: number; 
 
 /**
  * `methods` with those of WORKER_METHODS it has sent to the pool. A request naming the `pending`
- * block stays on the main thread, which owns the pending block (src/rpc/pending.ts). A tracer's
- * `timeout` option shortens the request's deadline.
+ * block takes it along (src/rpc/pending.ts). A tracer's `timeout` option shortens the request's deadline.
  */
-export function onWorkers(methods: Methods, pool: RpcWorkerPool): Methods {
+export function onWorkers(methods: Methods, pool: RpcWorkerPool, pending: PendingBlockSource): Methods {
   const out = { ...methods };
   for (const [name, at] of Object.entries(WORKER_METHODS)) {
     const local = methods[name];
@@ -35,9 +35,9 @@ export function onWorkers(methods: Methods, pool: RpcWorkerPool): Methods {
     out[name] = {
       paramCount: local.paramCount,
       async call(params, ctx) {
-        if (at.block !== undefined && params[at.block] === 'pending') return local.call(params, ctx);
         const timeoutMs = at.options === undefined ? undefined : traceTimeoutMs(params[at.options], `${at.options} (options)`, pool.options.timeoutMs);
-        return pool.run(name, params, ctx?.signal, timeoutMs, ctx?.streamable);
+        const atPending = at.block !== undefined && params[at.block] === 'pending';
+        return pool.run(name, params, { signal: ctx?.signal, timeoutMs, streamable: ctx?.streamable, pending: atPending ? await pending.snapshot() : undefined });
       },
     };
   }
