@@ -1,8 +1,8 @@
 /**
  * How a node process is started, by `npm start` (`npm run build` first), the testnet, the tests and
  * the benchmarks alike: one ESM bundle of src/main.ts and its dependencies run by the pinned Node
- * with NODE_RUNTIME_FLAGS and NODE_RUNTIME_ENV, and beside it the bundle its worker threads run, of src/workerMain.ts
- * (docs/rpc-workers.md, "Entry"). Running the bundle rather than the TypeScript through tsx leaves out
+ * with NODE_RUNTIME_FLAGS and NODE_RUNTIME_ENV, and beside it the bundle its worker threads run, of
+ * src/workerMain.ts (docs/rpc-workers.md, "Entry"). Running the bundle rather than the TypeScript through tsx leaves out
  * tsx's loader thread and the source maps it loads (about 17 MB less resident memory). Bundling the
  * dependencies too, without comments and blank space, leaves out the parts never imported and
  * hundreds of module records: V8 keeps every loaded script's source in memory (about 11 MB less
