@@ -1,8 +1,10 @@
 /**
  * One download towards a peer's chain: batches of SYNC_BATCH blocks by number, IN_FLIGHT requests
- * at a time spread over the peers that have them, handed to the chain actor in order (which verifies
- * every block fully: proof, header rules, re-execution, and stores each run atomically).
+ * at a time spread over the peers that have them, handed to the chain actor in order, the batches
+ * that have arrived and follow each other as one run of up to RUN_BLOCKS (the chain verifies every
+ * block fully: proof, header rules, re-execution, and stores each run atomically).
  */
+import { equalsBytes } from '@ethereumjs/util';
 import { blockFromFields, type Block } from '../../chain/codec/block.ts';
 import type { ChainView } from '../../chain/reader.ts';
 import type { PeerEvent, PeerIdStr } from '../../p2p/index.ts';
@@ -15,8 +17,17 @@ const log = logger('sync');
 
 /** Blocks asked for per request. */
 export const SYNC_BATCH = 128;
-/** Batch requests outstanding at once, spread over the peers that have the blocks. */
-export const IN_FLIGHT = 4;
+/**
+ * Batch requests outstanding at once, spread over the peers that have the blocks; fewer than the eight
+ * streams a peer accepts at once per protocol (p2p/host.ts), so that a single peer can serve them all.
+ */
+export const IN_FLIGHT = 6;
+/**
+ * Most blocks handed to the chain at once: a run is written in one batch, and a longer one costs the
+ * chain less per block (docs/network.md "Sync figures"); half the blocks in flight, so the other half
+ * arrives while it executes.
+ */
+export const RUN_BLOCKS = (IN_FLIGHT / 2) * SYNC_BATCH;
 /** A download at least this far behind recovers senders on a worker thread (senders.ts); a shorter one is not worth starting it. */
 export const RECOVER_OFF_THREAD_FROM = 2n * BigInt(SYNC_BATCH);
 
@@ -58,10 +69,11 @@ async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, se
  * Downloads up to `target.highest` (or until our chain is as heavy as the target's). Batches are
  * asked of `sources` in turn (the target first, then other peers at least as far ahead; the array is
  * read at each request, so peers whose status arrives during the download join it), up to
- * IN_FLIGHT at a time, and imported in order as they arrive. A batch that fails or does not link
- * is asked of the target again; when that fails too, the target is given up. A peer that served an
- * invalid block is reported and asked nothing more: the download goes on from the others, unless
- * that peer was the target. `onProgress` is told the head after each batch.
+ * IN_FLIGHT at a time, and imported in order as they arrive, with the batches after it that have
+ * arrived and link to it (RUN_BLOCKS at most). A batch that fails or does not link is asked of the
+ * target again; when that fails too, the target is given up. A peer that served an invalid block is
+ * reported and asked nothing more: the download goes on from the others, unless that peer was the
+ * target. `onProgress` is told the head after each run.
  */
 export async function download(
   deps: DownloadDeps, target: Target, sources: readonly PeerIdStr[], onProgress: (head: bigint) => void,
@@ -83,6 +95,8 @@ async function fetchAndImport(
   let back = 0n;
   let turn = 0;
   const inFlight = new Map<bigint, Promise<Batch | undefined>>();
+  /** The batches in flight that have arrived (one that failed is not here). */
+  const arrived = new Map<bigint, Batch>();
   /** Peers that served an invalid block. */
   const liars = new Set<PeerIdStr>();
   const fetch = (peer: PeerIdStr, start: bigint) => fetchBatch(deps, peer, start, senders);
@@ -90,8 +104,12 @@ async function fetchAndImport(
     if (inFlight.has(start)) return;
     let peer = sources[turn++ % sources.length]!;
     if (liars.has(peer)) peer = target.peer;
-    inFlight.set(start, fetch(peer, start));
+    const batch = fetch(peer, start);
+    inFlight.set(start, batch);
+    void batch.then((b) => { if (b && inFlight.get(start) === batch) arrived.set(start, b); });
   };
+  const forget = (start: bigint) => { inFlight.delete(start); arrived.delete(start); };
+  const forgetAll = () => { inFlight.clear(); arrived.clear(); };
   for (;;) {
     if (target.td !== undefined && reader.head().totalDifficulty >= target.td) return;
     const start = cursor > 1n ? cursor : 1n;
@@ -101,7 +119,7 @@ async function fetchAndImport(
       if (k === 0n || at <= target.highest) ask(at);
     }
     let served = await inFlight.get(start)!;
-    inFlight.delete(start);
+    forget(start);
     const links = served !== undefined && served.blocks.length > 0 && (await reader.getHeader(served.blocks[0]!.header.parentHash)) !== undefined;
     // Another peer may have failed, or be on another branch than the target.
     if (!links && served?.peer !== target.peer) served = await fetch(target.peer, start);
@@ -111,24 +129,35 @@ async function fetchAndImport(
       if (start === 1n) { deps.report(target.peer, 'invalidBlocks'); return; } // no common ancestor: not our chain
       back = back === 0n ? 64n : back * 2n; // our chains fork further back
       cursor = start - back;
-      inFlight.clear();
+      forgetAll();
       continue;
     }
+    const run = [served];
+    let last = served;
+    for (let next = start + BigInt(batch.length); last.blocks.length === SYNC_BATCH && run.length * SYNC_BATCH < RUN_BLOCKS; next += BigInt(SYNC_BATCH)) {
+      const more = arrived.get(next);
+      if (!more?.blocks.length || !equalsBytes(more.blocks[0]!.header.parentHash, last.blocks[last.blocks.length - 1]!.hash)) break;
+      forget(next);
+      run.push((last = more));
+    }
+    const blocks = run.length === 1 ? batch : run.flatMap((b) => b.blocks);
     // A minute per block, as when they were imported one by one.
-    const outcomes = await chain.ask('blocks.import', { blocks: batch }, 60_000 * batch.length);
+    const outcomes = await chain.ask('blocks.import', { blocks }, 60_000 * blocks.length);
     const invalid = outcomes.find((o) => o.result === 'INVALID_BLOCK');
     if (invalid) {
-      log.warn(`invalid block #${invalid.block.header.number} from ${served.peer.slice(-8)}: ${invalid.reason}`);
-      deps.report(served.peer, 'invalidBlocks');
-      if (served.peer === target.peer) return;
-      liars.add(served.peer);
+      const n = invalid.block.header.number;
+      const liar = run.find((b) => n <= b.blocks[b.blocks.length - 1]!.header.number)!.peer;
+      log.warn(`invalid block #${n} from ${liar.slice(-8)}: ${invalid.reason}`);
+      deps.report(liar, 'invalidBlocks');
+      if (liar === target.peer) return;
+      liars.add(liar);
       cursor = reader.head().number + 1n; // the blocks before the invalid one are stored
-      inFlight.clear();
+      forgetAll();
       continue;
     }
-    if (outcomes.some((o) => o.result === 'NO_PARENT')) { inFlight.clear(); continue; } // re-ask from the new head
-    cursor = start + BigInt(batch.length);
+    if (outcomes.some((o) => o.result === 'NO_PARENT')) { forgetAll(); continue; } // re-ask from the new head
+    cursor = start + BigInt(blocks.length);
     onProgress(reader.head().number);
-    if (batch.length < SYNC_BATCH) inFlight.clear(); // the source had no more: the rest are asked again
+    if (last.blocks.length < SYNC_BATCH) forgetAll(); // the source had no more: the rest are asked again
   }
 }

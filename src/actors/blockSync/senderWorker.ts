@@ -1,5 +1,10 @@
-/** The sender recovery worker thread (senders.ts): decodes each transaction, recovers its sender's public key, hashes it. */
-import { parentPort, workerData } from 'node:worker_threads';
+/**
+ * The sender recovery worker thread (senders.ts): decodes each transaction, recovers its sender's
+ * public key, hashes it. The worker's own entry, bundled apart from the node (dist/senderWorker.mjs):
+ * it loads only transaction decoding and secp256k1, so it serves a fraction of a second after the
+ * download starts it (docs/network.md "Block sync").
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { keccak256 } from '../../chain/codec/keccak.ts';
 import { impersonatedSender } from '../../chain/codec/impersonation.ts';
 import { txFromBytes } from '../../chain/codec/txEncoding.ts';
@@ -7,8 +12,9 @@ import { createChainCommon } from '../../chain/execution/common.ts';
 import { NETWORKS } from '../../chain/execution/networks.ts';
 import type { FromSenderWorker, SenderWorkerInit, ToSenderWorker } from './senders.ts';
 
-export function serveSenderWorker(): void {
-  const port = parentPort!;
+if (parentPort) serveSenderWorker(parentPort);
+
+function serveSenderWorker(port: MessagePort): void {
   const common = createChainCommon(NETWORKS[(workerData as SenderWorkerInit).network]);
   port.on('message', (msg: ToSenderWorker) => {
     const n = msg.ends.length;

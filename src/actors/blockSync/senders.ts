@@ -13,19 +13,22 @@ import type { Block } from '../../chain/codec/block.ts';
 import { txBytes } from '../../chain/codec/txEncoding.ts';
 import type { NetworkName } from '../../chain/execution/networks.ts';
 import { logger } from '../../log.ts';
-import { WORKER_ENTRY } from '../../workerEntry.ts';
 
 const log = logger('sync');
 
-/** The worker's workerData: src/workerMain.ts serves it as a sender worker. */
-export interface SenderWorkerInit { readonly role: 'senders'; readonly network: NetworkName }
+/** The worker's workerData. */
+export interface SenderWorkerInit { readonly network: NetworkName }
 /** Transactions' bytes end to end, `ends[i]` where the i-th ends. */
 export interface ToSenderWorker { readonly id: number; readonly txs: Uint8Array; readonly ends: Uint32Array }
 /** Per transaction: `ok[i]` 1 when recovered, its 64-byte public key and 32-byte hash at i × 64 and i × 32. */
 export type FromSenderWorker = { readonly ready: true } | { readonly id: number; readonly ok: Uint8Array; readonly keys: Uint8Array; readonly hashes: Uint8Array };
 
+/** The worker's own entry: beside this module, or in the bundle's folder (testnet/launch.ts builds dist/senderWorker.mjs with dist/main.mjs). */
+const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './senderWorker.ts' : './senderWorker.mjs', import.meta.url);
+
 /** What @ethereumjs/tx caches on a frozen transaction (capabilities/legacy.ts: getSenderPublicKey, hash). */
 type TxCache = { senderPubKey?: Uint8Array; hash?: Uint8Array };
+const unrecovered = (txs: readonly TypedTransaction[]) => txs.filter((tx) => (tx as unknown as { cache: TxCache }).cache.senderPubKey === undefined);
 
 export class SenderRecovery {
   readonly #worker: Worker;
@@ -36,7 +39,7 @@ export class SenderRecovery {
   readonly ready: Promise<boolean>;
 
   constructor(network: NetworkName) {
-    this.#worker = new Worker(WORKER_ENTRY, { workerData: { role: 'senders', network } satisfies SenderWorkerInit });
+    this.#worker = new Worker(ENTRY, { workerData: { network } satisfies SenderWorkerInit });
     this.#worker.unref();
     let started: (ok: boolean) => void;
     this.ready = new Promise((r) => { started = r; });
@@ -65,12 +68,22 @@ export class SenderRecovery {
 
   /**
    * Recovers the senders of the blocks' transactions in the worker; resolves once each transaction
-   * holds its sender, or at once while the worker is not serving. Never rejects: what is not
-   * recovered here is recovered by execution.
+   * holds its sender. While the worker starts it resolves at once, and the transactions go to the
+   * worker once it serves (those execution has not recovered by then); after a failure or close()
+   * it resolves at once. Never rejects: what is not recovered here is recovered by execution.
    */
   prime(blocks: readonly Pick<Block, 'txs'>[]): Promise<void> {
-    const txs = blocks.flatMap((b) => b.txs).filter((tx) => (tx as unknown as { cache: TxCache }).cache.senderPubKey === undefined);
-    if (!this.#ready || txs.length === 0) return Promise.resolve();
+    const txs = unrecovered(blocks.flatMap((b) => b.txs));
+    if (txs.length === 0) return Promise.resolve();
+    if (!this.#ready) {
+      void this.ready.then((serves) => { if (serves) void this.#recover(unrecovered(txs)); });
+      return Promise.resolve();
+    }
+    return this.#recover(txs);
+  }
+
+  #recover(txs: readonly TypedTransaction[]): Promise<void> {
+    if (txs.length === 0) return Promise.resolve();
     const raws = txs.map(txBytes);
     const ends = new Uint32Array(raws.length);
     const bytes = new Uint8Array(raws.reduce((n, r) => n + r.length, 0));

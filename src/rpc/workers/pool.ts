@@ -14,7 +14,6 @@ import { WORKER_IDLE_MS, type RpcWorkerOptions } from './options.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
 import type { PendingSnapshot } from '../pending.ts';
 import { logger } from '../../log.ts';
-import { WORKER_ENTRY } from '../../workerEntry.ts';
 
 const log = logger('rpcWorkers');
 
@@ -68,6 +67,9 @@ function pendingFor(slot: Slot, job: Job): WorkerRequest['pending'] {
   slot.pendingKey = key;
   return { key, payload: job.pending.payload() };
 }
+
+/** A worker's entry (docs/rpc-workers.md, "Entry"): src/workerMain.ts, or in the bundle's folder dist/worker.mjs (testnet/launch.ts builds it with dist/main.mjs). */
+const ENTRY = new URL(import.meta.url.endsWith('.ts') ? '../../workerMain.ts' : './worker.mjs', import.meta.url);
 
 export class RpcWorkerPool {
   readonly #slots = new Set<Slot>();
@@ -194,7 +196,7 @@ export class RpcWorkerPool {
   }
 
   #spawn(): void {
-    const worker = new Worker(WORKER_ENTRY, { workerData: this.init });
+    const worker = new Worker(ENTRY, { workerData: this.init });
     const slot: Slot = { worker, ready: false, jobs: new Map() };
     this.#slots.add(slot);
     worker.on('message', (msg: FromWorker) => {

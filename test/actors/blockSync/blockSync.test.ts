@@ -29,10 +29,10 @@ configureLogging('error'); // the sync's progress and the forgers' blocks are th
 const BlockSync = suite('block sync');
 const common = createChainCommon(NETWORKS.regtest);
 /**
- * More batches than the download asks for at once (so peers whose status arrives after it started
- * are asked too), and past RECOVER_OFF_THREAD_FROM (so senders are recovered on the worker thread).
+ * Three batches more than the download asks for at once (so both peers whose status arrives after it
+ * started are asked too), and past RECOVER_OFF_THREAD_FROM (so senders are recovered on the worker thread).
  */
-const HEIGHT = (IN_FLIGHT + 1) * SYNC_BATCH + 10;
+const HEIGHT = (IN_FLIGHT + 2) * SYNC_BATCH + 10;
 let source: TestChain;
 const blocks: Block[] = []; // blocks[i] is block i + 1
 
@@ -143,8 +143,10 @@ BlockSync('a block from the target that does not verify stops the sync at its pa
 });
 
 BlockSync('a source other than the target that serves an invalid block is reported and dropped; the rest comes from the target', async () => {
-  // The forger joins after the first requests went out: it is asked for the last batch, which holds its forged block.
-  const at = HEIGHT - 5;
+  // The forger joins after the first IN_FLIGHT requests went out to the target: it is asked for the
+  // second batch after them, which holds its forged block (imported alone, or in one run with the
+  // batches around it: either way the forger is the one reported).
+  const at = (IN_FLIGHT + 1) * SYNC_BATCH + 5;
   const bad = blocks[at - 1]!;
   const forged = makeBlock(await source.seal({ ...bad.header, stateRoot: new Uint8Array(32).fill(7) }), bad.txs);
   const j = await joiner({ target: blocks, forger: [...blocks.slice(0, at - 1), forged, ...blocks.slice(at)] });

@@ -1,7 +1,8 @@
 /**
  * Sync batches imported as runs (ChainWriter.importRun) into another store: blocks that read the
  * blocks just before them (BLOCKHASH, fork detection) verify exactly as on the node that mined them,
- * also after a reorg in the middle of a run.
+ * also after a reorg in the middle of a run; a run stops at an invalid block, the blocks before it
+ * stored and nothing of it or after it.
  */
 import { createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex, createAddressFromPrivateKey, generateAddress, hexToBytes } from '@ethereumjs/util';
@@ -16,6 +17,7 @@ import { ChainReader } from '../../../src/chain/reader.ts';
 import { ChainStore } from '../../../src/chain/storage/store.ts';
 import { ChainWriter } from '../../../src/chain/writer.ts';
 import { buildMergedMiningSeal } from '../../../src/mergedmining/index.ts';
+import { openTestChain } from '../../helpers/chain.ts';
 import { tempDir } from '../../helpers/node.ts';
 
 const ImportRun = suite('import of a sync batch');
@@ -85,6 +87,39 @@ ImportRun('a reorg inside a run reaches the disk before the blocks after it read
   assert.equal(outcomes.map((o) => o.reason ?? o.result).slice(2), ['IMPORTED_BEST', 'IMPORTED_BEST']);
   assert.is(bytesToHex(joiner.reader.head().hash), bytesToHex(b515.hash));
   assert.is(bytesToHex((await joiner.reader.canonicalHash(512n))!), bytesToHex(b512.hash));
+});
+
+ImportRun('a run with an invalid block in the middle keeps the blocks before it, stores nothing from it on, and goes on from there', async () => {
+  const [src, dst] = [await openTestChain(), await openTestChain()];
+  try {
+    const blocks: Block[] = [];
+    for (let nonce = 0n; nonce < 12n; nonce++) {
+      const transfer = createLegacyTx({ nonce, to: DEV_ACCOUNTS[1]!.address, value: 1n, gasLimit: 21_000n, gasPrice: 0n }, { common }).sign(key);
+      const t = await src.writer.build({ coinbase: NETWORKS.regtest.defaultCoinbase, txs: [transfer], timestamp: 0n, minimumGasPriceTarget: 0n });
+      const block = await src.sealed(t);
+      assert.is((await src.writer.import(block)).result, 'IMPORTED_BEST');
+      blocks.push(block);
+    }
+    // Block 6 claims another receipts root and is sealed for it: its proof holds, its execution does not.
+    const real = blocks[5]!;
+    const forged = makeBlock(await src.seal({ ...real.header, receiptsRoot: new Uint8Array(32).fill(7) }), real.txs);
+    const outcomes = await dst.writer.importRun([...blocks.slice(0, 5), forged, ...blocks.slice(6)]);
+    assert.equal(outcomes.map((o) => o.reason ?? o.result), [...blocks.slice(0, 5).map(() => 'IMPORTED_BEST'), 'receipts root mismatch']);
+    assert.is(bytesToHex(dst.reader.head().hash), bytesToHex(blocks[4]!.hash));
+    // On disk: the five blocks, their transactions and the head; nothing of block 6 or after it.
+    assert.is(bytesToHex((await dst.reader.store.meta.get(ChainStore.HEAD))!), bytesToHex(blocks[4]!.hash));
+    assert.is(bytesToHex((await dst.reader.canonicalHash(5n))!), bytesToHex(blocks[4]!.hash));
+    assert.is(await dst.reader.canonicalHash(6n), undefined);
+    assert.equal(await dst.reader.store.headers.hasMany([forged.hash, blocks[6]!.hash, blocks[11]!.hash]), [false, false, false]);
+    assert.equal(await dst.reader.store.txloc.hasMany([blocks[4]!.txs[0]!.hash(), real.txs[0]!.hash()]), [true, false]);
+    // The valid block 6 and the rest import on top.
+    const rest = await dst.writer.importRun(blocks.slice(5));
+    assert.equal(rest.map((o) => o.reason ?? o.result), blocks.slice(5).map(() => 'IMPORTED_BEST'));
+    assert.is(bytesToHex(dst.reader.head().hash), bytesToHex(blocks[11]!.hash));
+  } finally {
+    await src.close();
+    await dst.close();
+  }
 });
 
 ImportRun.run();
