@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { USAGE } from '../src/config/index.ts';
+import { NODE_RUNTIME_ENV, USAGE } from '../src/config/index.ts';
 import { nodeProcessArgs } from '../testnet/launch.ts';
 import { rpc } from './load.ts';
 
@@ -83,7 +83,7 @@ async function launch(name: PeerName, opts: PeerOptions): Promise<Launch> {
       const p2p = USAGE.includes('--p2p-port') ? ['--p2p-port', '0'] : [];
       return {
         args: nodeProcessArgs(['--data-dir', dataDir, '--rpc-port', '0', ...p2p, '--quiet', ...(opts.mmnodeArgs ?? [])]),
-        cwd: ROOT,
+        cwd: ROOT, env: NODE_RUNTIME_ENV,
         urlFrom: (out) => {
           const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));
           return line ? JSON.parse(line).rpcUrl : undefined;
@@ -139,7 +139,8 @@ export async function startPeer(name: PeerName, opts: PeerOptions): Promise<Peer
   // For the report: the sixteen `--wallet.accounts <key>,<balance>` pairs of Ganache shown once.
   const shown = l.args.filter((a, i) => a !== '--wallet.accounts' && l.args[i - 1] !== '--wallet.accounts');
   const wallets = l.args.length - shown.length;
-  const command = [l.bin ?? NODE_BIN, ...shown, ...(wallets ? [`--wallet.accounts <key>,${opts.balanceWei} (×${wallets / 2})`] : [])].join(' ');
+  const env = name === 'mmnode' ? Object.entries(NODE_RUNTIME_ENV).map(([k, v]) => `${k}=${v}`) : [];
+  const command = [...env, l.bin ?? NODE_BIN, ...shown, ...(wallets ? [`--wallet.accounts <key>,${opts.balanceWei} (×${wallets / 2})`] : [])].join(' ');
 
   let exitedEarly = false;
   void exited.then(() => { exitedEarly = true; });

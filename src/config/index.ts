@@ -183,6 +183,20 @@ export const NODE_RUNTIME_FLAGS = [
   '--max-semi-space-size=8', '--heap-growing-percent=40', '--v8-pool-size=1', '--no-separate-gc-phases',
 ] as const;
 
+/**
+ * glibc malloc settings the node process starts with, beside NODE_RUNTIME_FLAGS (`npm start` sets
+ * them; so do the testnet launcher, the tests and the benchmarks): glibc reads them once, when the
+ * process starts. It gives each thread that allocates an arena of its own (up to eight per core), and
+ * memory freed in an arena stays resident until that arena allocates again: V8 compiles on its helper
+ * thread and on each worker thread in zones it frees at once (about 19 MB at their peak under the read
+ * load), so 30 of the 46 MB the arenas held after the read load were free. Two arenas let the threads
+ * reuse each other's freed memory, and blocks of 16 KB or more (zone segments, large buffers) are
+ * mapped on their own and returned when freed: 12 to 13 MB less resident memory at idle, 9 to 16 MB
+ * at the read load's peak, with the same requests per second and CPU time per request
+ * (docs/performance.md, "Memory").
+ */
+export const NODE_RUNTIME_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '16384' } as const;
+
 function orConfigError<T>(what: string, run: () => T): T {
   try {
     return run();

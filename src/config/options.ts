@@ -73,7 +73,7 @@ export const OPTIONS = {
   'tx-expiry-seconds': positive('<s>', `drop a pool transaction after <s> seconds (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeMs / 1000})`),
   'light-kdf': { schema: switchOn.default(false), accepts: 'true or false', help: 'encrypt new key files with light scrypt parameters (fast, for development)' },
   'filter-timeout': positive('<s>', `remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})`),
-  'rpc-workers': positive('<n>', `threads running eth_call, eth_estimateGas, debug_trace* and trace_* (default: the cores, ${DEFAULT_RPC_WORKER_OPTIONS.size} here)`),
+  'rpc-workers': positive('<n>', `threads running eth_call, eth_estimateGas, debug_trace* and trace_* (default: the cores but one, at least one: ${DEFAULT_RPC_WORKER_OPTIONS.size} here)`),
   'rpc-evm-timeout': positive('<ms>', `deadline of one such request, waiting included (default ${DEFAULT_RPC_WORKER_OPTIONS.timeoutMs})`),
   'rpc-revert-code': {
     schema: z.union([z.literal(-32015), z.literal(3), z.enum(['-32015', '3']).transform(Number)]).default(-32015),

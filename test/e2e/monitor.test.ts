@@ -1,7 +1,8 @@
 /**
  * --metrics-port: Prometheus metrics and the live status page, the page checked in a real headless
  * Chromium (the one shipped in @sparticuz/chromium, driven by playwright-core). Two nodes mine apart,
- * then the monitored one joins the other's heavier chain, so its own block becomes a fork.
+ * then the monitored one joins the other's heavier chain, so its own block becomes a fork. The monitor
+ * actor's own rules (naming, paths, failing sources, stopping) are test/monitor's, on fake sources.
  */
 import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
@@ -38,10 +39,8 @@ Monitor('setup: the monitored node mines #1 alone, then syncs the other node\'s 
   await waitUntil(async () => (await rpc(a.url, 'eth_getBlockByNumber', ['latest', false])).hash === bHead, { what: 'the monitored node on the other chain' });
 });
 
-Monitor('GET /metrics: mmnode_ metrics in the Prometheus text format', async () => {
-  const res = await fetch(`${a.node.metricsUrl}/metrics`);
-  assert.match(res.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
-  const text = await res.text();
+Monitor('GET /metrics: the node\'s head, peers, pool, RPC calls, imports, sync and process as mmnode_ metrics', async () => {
+  const text = await (await fetch(`${a.node.metricsUrl}/metrics`)).text();
   assert.is(sample(text, 'mmnode_head_number'), 2);
   assert.is(sample(text, 'mmnode_head_total_difficulty'), 3);
   assert.is(sample(text, 'mmnode_peers'), 1);
@@ -52,10 +51,7 @@ Monitor('GET /metrics: mmnode_ metrics in the Prometheus text format', async () 
   assert.ok(sample(text, 'mmnode_block_import_duration_seconds_count')! >= 3, 'its own block and the two synced');
   assert.is(sample(text, 'mmnode_sync_highest_block'), 0, 'not syncing any more');
   assert.is(sample(text, 'mmnode_rpc_worker_requests{state="queued"}'), 0);
-  assert.ok(sample(text, 'mmnode_nodejs_eventloop_lag_seconds') !== undefined);
   assert.ok(sample(text, 'mmnode_process_resident_memory_bytes')! > 0);
-  for (const line of text.split('\n')) if (/^[a-z]/.test(line)) assert.match(line, /^mmnode_/);
-  assert.is((await fetch(`${a.node.metricsUrl}/nothing`)).status, 404);
 });
 
 Monitor('GET /status.json: the fork is kept beside the best chain', async () => {

@@ -4,15 +4,16 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NODE_RUNTIME_FLAGS } from '../../src/config/index.ts';
+import { NODE_RUNTIME_ENV, NODE_RUNTIME_FLAGS } from '../../src/config/index.ts';
 import { tempDir } from '../helpers/node.ts';
 import { rpc } from '../helpers/rpc.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
-test('the start script runs the bundle with the runtime flags every other launcher uses', () => {
+test('the start script runs the bundle with the runtime flags and environment every other launcher uses', () => {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  assert.is(scripts.start, `npm run -s build && node ${NODE_RUNTIME_FLAGS.join(' ')} dist/main.mjs`);
+  const env = Object.entries(NODE_RUNTIME_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
+  assert.is(scripts.start, `npm run -s build && ${env} node ${NODE_RUNTIME_FLAGS.join(' ')} dist/main.mjs`);
 });
 
 test('npm start serves JSON-RPC, shows the development accounts, and stops cleanly on SIGINT', async () => {

@@ -18,6 +18,13 @@ export async function rpcError(url: string, method: string, params: unknown[] = 
   return json.error;
 }
 
+/** `p`, or a failure naming what did not happen in `ms`: something that never comes fails its test instead of hanging it. */
+export function within<T>(p: Promise<T>, what: string, ms = 10_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 /** Polls `check` until it returns a value other than undefined/false; names what it waited for on timeout. */
 export async function waitUntil<T>(check: () => Promise<T> | T, opts: { timeoutMs?: number; what: string }): Promise<Exclude<T, false | undefined | null>> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10_000);

@@ -43,7 +43,7 @@ export function chainBehavior({ reader, bus, observeImport }: ChainDeps): Behavi
       'blocks.import': async (s, { blocks }) => {
         const started = performance.now();
         const outcomes = await s.importRun(blocks);
-        observeImport?.((performance.now() - started) / 1000, blocks.length);
+        observeImport?.((performance.now() - started) / 1000, outcomes.length);
         let change: HeadChange | undefined;
         for (const outcome of outcomes) {
           announce(outcome, 'peer');

@@ -13,13 +13,25 @@ import type { BatchOp, TrieSublevel } from './store.ts';
 type Value = string | Uint8Array;
 
 /**
+ * What one cached node costs beside its bytes: its key (a hex string), the map's entry, and the
+ * Uint8Array with its ArrayBuffer and backing store (about 220 to 330 bytes, measured with Node 24).
+ */
+export const TRIE_CACHE_ENTRY_BYTES = 320;
+/**
+ * The node cache's budget, per reader (the main thread's and each RPC worker's): bounded by bytes
+ * rather than by a count, since a node is 30 to 600 bytes (50,000 entries, the count it was bounded by,
+ * could hold 18 to 37 MB of heap; docs/performance.md, "Memory").
+ */
+export const TRIE_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
  * Read-only view of committed trie nodes in LevelDB, with a cache of recently read and recently
  * committed nodes (content-addressed: a cached node can never be stale).
  */
 export class CommittedTrieDb implements DB<string, Value> {
   readonly #cache: Lru<string, Uint8Array>;
-  constructor(private readonly sublevel: TrieSublevel, cacheEntries = 50_000) {
-    this.#cache = new Lru(cacheEntries);
+  constructor(private readonly sublevel: TrieSublevel, cacheBytes = TRIE_CACHE_BYTES) {
+    this.#cache = new Lru(cacheBytes, (node) => node.byteLength + TRIE_CACHE_ENTRY_BYTES);
   }
   async get(key: string): Promise<Value | undefined> {
     const hit = this.#cache.get(key);

@@ -68,8 +68,8 @@ function pendingFor(slot: Slot, job: Job): WorkerRequest['pending'] {
   return { key, payload: job.pending.payload() };
 }
 
-/** A worker runs the node's main module, which serves as a worker off the main thread: src/main.ts, or the bundle this module is part of. */
-const ENTRY = import.meta.url.endsWith('.ts') ? new URL('../../main.ts', import.meta.url) : new URL(import.meta.url);
+/** A worker's entry (docs/rpc-workers.md, "Entry"): src/workerMain.ts, or in the bundle's folder dist/worker.mjs (testnet/launch.ts builds it with dist/main.mjs). */
+const ENTRY = new URL(import.meta.url.endsWith('.ts') ? '../../workerMain.ts' : './worker.mjs', import.meta.url);
 
 export class RpcWorkerPool {
   readonly #slots = new Set<Slot>();
