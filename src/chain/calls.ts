@@ -9,8 +9,9 @@ import { Address, bytesToHex, type DB } from '@ethereumjs/util';
 import type { Block as EjsBlock } from '@ethereumjs/block';
 import type { VM } from '@ethereumjs/vm';
 import { ZERO_ADDRESS, ZERO_HASH } from './codec/bytes.ts';
-import { createExecutionVM, executionBlock, stateManagerAt } from './execution/blockRunner.ts';
+import { createExecutionVM, executionBlock } from './execution/blockRunner.ts';
 import type { StoredLog } from './codec/block.ts';
+import { callStateManagerAt, type CallStateManager } from './storage/callState.ts';
 import { Lru } from './storage/lru.ts';
 import { OverlayTrieDb } from './storage/trieDb.ts';
 import type { BlockHeader } from './codec/header.ts';
@@ -48,6 +49,7 @@ export interface CallResult {
 
 interface PooledVm {
   readonly vm: VM;
+  readonly state: CallStateManager;
   root: string;
   readonly scratch: OverlayTrieDb;
 }
@@ -85,8 +87,8 @@ export class CallExecutor {
         };
         // Storage tries write their nodes even inside a reverted checkpoint: they land in a scratch overlay.
         const scratch = new OverlayTrieDb(this.trieDb);
-        const sm = stateManagerAt(scratch, this.reader.head().header.stateRoot, this.reader.common, { caches: true, readCache: this.#reads });
-        return { vm: await createExecutionVM(env, sm), root: bytesToHex(this.reader.head().header.stateRoot), scratch };
+        const state = callStateManagerAt(scratch, this.reader.head().header.stateRoot, this.reader.common, this.#reads);
+        return { vm: await createExecutionVM(env, state), state, root: bytesToHex(this.reader.head().header.stateRoot), scratch };
       }
       await new Promise<void>((r) => this.#waiters.push(r));
     }
@@ -183,6 +185,7 @@ export class CallExecutor {
         }
       } finally {
         await vm.stateManager.revert();
+        entry.state.keepReadsWithin();
       }
     } finally {
       this.release(entry);

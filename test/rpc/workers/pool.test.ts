@@ -2,8 +2,9 @@
  * The RPC workers (docs/rpc-workers.md) on real nodes: a call that loops until its deadline is
  * answered -32005 while other requests are answered meanwhile, and its worker is replaced; a full
  * queue is refused at once; a client that goes away cancels its work; the gas cap; debug_traceCall;
- * a large trace streamed, or collected within a bound in a batch; an idle worker retires;
- * bad input is -32602 naming the parameter; and the built node (dist/main.mjs) runs its workers too.
+ * a large trace streamed, or collected within a bound in a batch; an idle worker retires; requests of one
+ * turn go together, within the queue's bound; bad input is -32602 naming the parameter; and the built node
+ * (dist/main.mjs) runs its workers too.
  */
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
@@ -214,6 +215,24 @@ Workers('an idle worker retires, closing its database; the next request starts a
     await waitUntil(() => pool.stats().workers === 0, { what: 'the idle worker retired' });
     assert.is(await call(), '0x1234', 'a new worker answers');
     assert.is(await rpc(node.url, 'eth_call', [ECHO]), '0x1234', 'the node\'s own workers read the same database meanwhile');
+  } finally {
+    await pool.close();
+    await node.stop();
+  }
+});
+
+Workers('requests of one turn go to the worker together: those a worker has room for do not count against the queue', async () => {
+  const node = await startTestNode({ rpcWorkers: 1 });
+  const pool = new RpcWorkerPool({ size: 1, timeoutMs: 60_000, maxQueued: 4 },
+    { dataDir: node.config.dataDir, network: 'regtest', gasCap: 1_000_000n }, () => node.node.reader.head().hash);
+  try {
+    const call = async () => JSON.parse(((await pool.run('eth_call', [ECHO])) as JsonText).text);
+    assert.is(await call(), '0x1234', 'the worker is up');
+    // All in one turn: a worker's worth of room, then the queue's 4, then one too many.
+    const accepted = Array.from({ length: IN_FLIGHT_PER_WORKER + 4 }, call);
+    const refused = await pool.run('eth_call', [ECHO]).then(() => undefined, (err: Error) => err.message);
+    assert.match(refused ?? '', /node busy: 1 workers busy and 4 requests waiting/);
+    assert.equal(await Promise.all(accepted), Array(IN_FLIGHT_PER_WORKER + 4).fill('0x1234'));
   } finally {
     await pool.close();
     await node.stop();
