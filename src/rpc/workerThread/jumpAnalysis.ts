@@ -4,30 +4,17 @@
  * which for a token's balanceOf costs a sixth of the worker's time. Code read from the trie is the very
  * object the worker's node cache holds, so the analysis is kept by code object (and opcode table: the
  * analysis holds the table's entries) and is dropped with it.
- *
- * The analysis is a method of the library's Interpreter, which the package does not export: the class
- * is found through the run state that a throwaway EVM hands to its STOP handler.
  */
-import { createEVM } from '@ethereumjs/evm';
+import { interpreterPrototype } from './interpreterClass.ts';
 
 interface InterpreterMethods {
   _evm: { _opcodeMap: readonly object[] };
   _getValidJumpDestinations(code: Uint8Array): unknown;
 }
-interface OpcodeEntry { opHandler: (runState: { interpreter: InterpreterMethods }, common: unknown) => unknown }
 
 /** Makes every Interpreter of this thread keep its jump analyses. */
 export async function keepJumpAnalyses(): Promise<void> {
-  const evm = await createEVM();
-  const stop = (evm as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap[0x00]!;
-  const handler = stop.opHandler;
-  let proto: InterpreterMethods | undefined;
-  stop.opHandler = (runState, common) => {
-    proto = Object.getPrototypeOf(runState.interpreter) as InterpreterMethods;
-    return handler(runState, common);
-  };
-  await evm.runCode({ code: Uint8Array.of(0x00) });
-  if (!proto) throw new Error('the EVM ran no STOP: its interpreter was not found');
+  const proto = (await interpreterPrototype()) as InterpreterMethods;
   const analyse = proto._getValidJumpDestinations;
   const kept = new WeakMap<object, WeakMap<Uint8Array, unknown>>();
   proto._getValidJumpDestinations = function (this: InterpreterMethods, code: Uint8Array) {

@@ -17,6 +17,7 @@ import { METHOD_NOT_FOUND, RpcError, toRpcError } from '../errors.ts';
 import { JsonText } from '../json.ts';
 import type { CallContext } from '../method.ts';
 import { keepJumpAnalyses } from './jumpAnalysis.ts';
+import { runStepsInBursts } from './stepBursts.ts';
 import { workerMethods } from '../modules/workerMethods.ts';
 import { ReceivedPendingBlocks } from './pendingBlocks.ts';
 import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from '../workers/protocol.ts';
@@ -26,7 +27,7 @@ export async function serveRpcWorker(): Promise<void> {
   const init = workerData as WorkerInit;
   const network = NETWORKS[init.network];
   const reader = new ChainReader(new ChainStore(init.dataDir), createChainCommon(network), network);
-  await Promise.all([reader.store.open(), keepJumpAnalyses()]);
+  await Promise.all([reader.store.open(), keepJumpAnalyses(), runStepsInBursts()]);
   const pending = new ReceivedPendingBlocks(reader);
   const methods = workerMethods({ reader, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader), gasCap: init.gasCap, pending });
   let head = '';
