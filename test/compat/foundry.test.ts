@@ -54,8 +54,16 @@ Foundry('forge script --broadcast (EIP-1559, no --legacy) deploys and calls; the
   assert.match(out, /ONCHAIN EXECUTION COMPLETE & SUCCESSFUL/);
   const broadcast = JSON.parse(readFileSync(join(project!, 'broadcast/Deploy.s.sol/33/run-latest.json'), 'utf8'));
   assert.equal(broadcast.transactions.map((t: { transactionType: string }) => t.transactionType), ['CREATE', 'CALL']);
-  counter = broadcast.transactions[0].contractAddress;
-  bumpHash = broadcast.transactions[1].hash;
+  // forge sends both at once and may file their hashes in the order the node answered, so each is
+  // known by what it is on chain: the creation has no `to`, the call goes to the counter.
+  const sent = await Promise.all(broadcast.transactions.map((t: { hash: string }) => rpc(url, 'eth_getTransactionByHash', [t.hash])));
+  const create = sent.find((tx) => tx.to === null);
+  const bump = sent.find((tx) => tx.to !== null);
+  assert.ok(create && bump, 'one creation and one call');
+  assert.is(bump.input, '0x68110b2f', 'bump()');
+  counter = (await rpc(url, 'eth_getTransactionReceipt', [create.hash])).contractAddress;
+  assert.is(bump.to, counter);
+  bumpHash = bump.hash;
   const receipt = await rpc(url, 'eth_getTransactionReceipt', [bumpHash]);
   assert.is(receipt.status, '0x1');
   assert.is(receipt.type, '0x2');
