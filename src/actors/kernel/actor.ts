@@ -27,6 +27,10 @@ export interface Behavior<P extends Protocol, S> {
   init(): S | Promise<S>;
   onTell(state: S, msg: P['tell']): S | Promise<S>;
   onAsk: AskHandlers<P, S>;
+  /**
+   * Frees what one state holds (its timers, machines, hosts): when the actor stops, and before a
+   * restart initialises a new state. What the actor was given (a store, a journal) its spawner closes.
+   */
   onStop?(state: S): void | Promise<void>;
 }
 
@@ -138,6 +142,11 @@ export function spawn<P extends Protocol, S>(name: string, behavior: Behavior<P,
     restarts.push(now);
     await new Promise((r) => setTimeout(r, policy.backoffMs(restarts.length)));
     logger(name).error({ err }, 'restarting after failure');
+    const failed = state;
+    state = undefined;
+    if (failed !== undefined) {
+      try { await behavior.onStop?.(failed); } catch (e) { logger(name).warn({ err: e }, 'releasing the failed state failed'); }
+    }
     state = await behavior.init();
     return true;
   }

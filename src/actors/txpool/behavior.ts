@@ -333,7 +333,6 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       'pool.list': (s) => [s, { pending: byState(s, 'pending').map((e) => e.data), queued: byState(s, 'queued').map((e) => e.data) }],
     },
     onStop(s) {
-      journal?.close();
       for (const e of s.book.entries()) e.machine.stop();
       for (const e of s.included.values()) e.machine.stop();
     },

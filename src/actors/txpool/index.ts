@@ -21,5 +21,7 @@ export function spawnTxPool(reader: ChainView, bus: EventBus<NodeEvent>, opts: T
     mailboxSize: 20_000,
     policy: { kind: 'restart', maxRestarts: 5, withinMs: 60_000, backoffMs: (n) => 100 * 2 ** n },
   });
-  return actor;
+  const stopPool = actor.stop;
+  // The journal outlives a restart of the pool: it closes when the actor stops for good.
+  return { ...actor, stop: async () => { await stopPool(); journal?.close(); } };
 }

@@ -84,6 +84,31 @@ Kernel('restart policy re-initialises after a failure, escalate stops the actor'
   await fragile.stop();
 });
 
+Kernel('a restart releases what the failed state held (onStop) before the new state starts; stop releases the last', async () => {
+  // Each state holds a timer, as the miner's interval and the block sync's progress log do.
+  const live = new Set<NodeJS.Timeout>();
+  const events: string[] = [];
+  const holding: Behavior<CounterProtocol, { total: number; timer: NodeJS.Timeout }> = {
+    init: () => {
+      events.push(`init with ${live.size} held`);
+      const timer = setInterval(() => {}, 60_000).unref();
+      live.add(timer);
+      return { total: 0, timer };
+    },
+    onTell: (s, msg) => { if (msg.type === 'boom') throw new Error('boom'); return s; },
+    onAsk: { get: (s) => [s, live.size], fail: () => { throw new Error('no'); }, hang: (s) => [s, ''] },
+    onStop: (s) => { clearInterval(s.timer); live.delete(s.timer); },
+  };
+  const actor = spawn('h', holding, { policy: { kind: 'restart', maxRestarts: 3, withinMs: 10_000, backoffMs: () => 1 } });
+  await actor.ready;
+  actor.ref.tell({ type: 'boom' });
+  actor.ref.tell({ type: 'boom' });
+  assert.is(await actor.ref.ask('get', {}), 1, 'one state holds a timer, not three');
+  assert.equal(events, ['init with 0 held', 'init with 0 held', 'init with 0 held']);
+  await actor.stop();
+  assert.is(live.size, 0);
+});
+
 Kernel('the bus delivers events as tells into the subscriber mailbox', async () => {
   const bus = createEventBus<{ type: 'tick'; n: number }>();
   const actor = spawn('c', counter({ count: 0 }));
