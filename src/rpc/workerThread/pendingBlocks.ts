@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChainView } from '../../chain/reader.ts';
+import { Lru } from '../../chain/storage/lru.ts';
 import { NodeError } from '../../errors.ts';
 import { pendingFromPayload, type PendingSource, type PendingState } from '../pending.ts';
 import type { WorkerRequest } from '../workers/protocol.ts';
@@ -13,7 +14,7 @@ import type { WorkerRequest } from '../workers/protocol.ts';
 const KEPT = 4;
 
 export class ReceivedPendingBlocks implements PendingSource {
-  readonly #byKey = new Map<number, PendingState>();
+  readonly #byKey = new Lru<number, PendingState>(KEPT);
   readonly #current = new AsyncLocalStorage<PendingState>();
 
   constructor(private readonly reader: ChainView) {}
@@ -23,9 +24,7 @@ export class ReceivedPendingBlocks implements PendingSource {
     let state = this.#byKey.get(named.key);
     if (named.payload) {
       state = pendingFromPayload(this.reader, named.payload);
-      this.#byKey.delete(named.key);
       this.#byKey.set(named.key, state);
-      for (const key of this.#byKey.keys()) if (this.#byKey.size > KEPT) this.#byKey.delete(key);
     }
     if (!state) throw new Error(`pending block ${named.key} was never sent to this worker`);
     return this.#current.run(state, run);
