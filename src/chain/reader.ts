@@ -37,7 +37,7 @@ export interface TxLocation {
  */
 export type ChainView = Pick<ChainReader,
   | 'head' | 'getHeader' | 'getBlock' | 'canonicalHash' | 'canonicalBlock' | 'canonicalHashes' | 'rawBlocks' | 'isCanonical'
-  | 'getReceipts' | 'totalDifficulty' | 'txLocation' | 'ancestorHeader' | 'stateAt' | 'queryLogs' | 'common' | 'network'
+  | 'getReceipts' | 'totalDifficulty' | 'txLocation' | 'ancestorHeader' | 'stateAt' | 'accountAt' | 'queryLogs' | 'common' | 'network'
 > & {
   /** Committed trie nodes, to read state from. */
   readonly trieDb: DB<string, string | Uint8Array>;
@@ -53,8 +53,8 @@ export class ChainReader {
   readonly #states = new Lru<string, MerkleStateManager>(8);
   /** The head block's transactions by hash, with their index: a receipt asked for right after its block needs no lookup. */
   #headTxs: { readonly block: Uint8Array; readonly index: ReadonlyMap<string, number> } | undefined;
-  /** Accounts recent blocks wrote, by state root (see rememberAccounts). */
-  readonly #writtenAccounts = new Lru<string, ReadonlyMap<string, Account | undefined>>(8);
+  /** Accounts known under recent state roots: written by their block (rememberAccounts) or read there (accountAt). */
+  readonly #accounts = new Lru<string, Lru<string, Promise<Account | undefined>>>(8);
 
   constructor(readonly store: ChainStore, readonly common: Common, readonly network: Network) {
     this.trieDb = new CommittedTrieDb(store.trie);
@@ -202,7 +202,20 @@ export class ChainReader {
    * check of each sender, balance and nonce polls) walk no trie.
    */
   rememberAccounts(stateRoot: Uint8Array, accounts: ReadonlyMap<string, Account | undefined>): void {
-    this.#writtenAccounts.set(bytesToHex(stateRoot), accounts);
+    const known = this.#accountsAt(bytesToHex(stateRoot));
+    for (const [id, account] of accounts) known.set(id, Promise.resolve(account));
+  }
+
+  /**
+   * An account under `stateRoot` (undefined: none). One the block at that root wrote (rememberAccounts)
+   * or that was read there before comes from memory without a state view: the pool's check of each
+   * sender at a new head builds none (docs/performance.md, "What was cut").
+   */
+  accountAt(stateRoot: Uint8Array, address: Address): Promise<Account | undefined> {
+    const key = bytesToHex(stateRoot);
+    const accounts = this.#accountsAt(key);
+    const id = address.toString();
+    return accounts.get(id) ?? this.#readAccount(this.#stateAt(key, stateRoot), accounts, id, address);
   }
 
   /**
@@ -210,26 +223,38 @@ export class ChainReader {
    * getCode, getStorage, proofs). Executions that write use their own state manager.
    */
   stateAt(stateRoot: Uint8Array): MerkleStateManager {
-    const key = bytesToHex(stateRoot);
+    return this.#stateAt(bytesToHex(stateRoot), stateRoot);
+  }
+
+  #stateAt(key: string, stateRoot: Uint8Array): MerkleStateManager {
     let sm = this.#states.get(key);
     if (!sm) {
       sm = stateManagerAt(this.trieDb, stateRoot, this.common);
       // The state at a root never changes: an account read once (balance polls, the pool's checks) is kept.
-      const accounts = new Lru<string, Promise<Account | undefined>>(4096);
-      for (const [id, account] of this.#writtenAccounts.get(key) ?? []) accounts.set(id, Promise.resolve(account));
+      const accounts = this.#accountsAt(key);
       const read = sm.getAccount.bind(sm);
       sm.getAccount = (address: Address) => {
         const id = address.toString();
-        let account = accounts.get(id);
-        if (!account) {
-          account = read(address);
-          accounts.set(id, account);
-          account.catch(() => accounts.delete(id)); // a failed read is not remembered
-        }
-        return account;
+        return accounts.get(id) ?? this.#readAccount({ getAccount: read }, accounts, id, address);
       };
       this.#states.set(key, sm);
     }
     return sm;
+  }
+
+  /** The accounts known under a root: those its block wrote, and those read there. */
+  #accountsAt(key: string): Lru<string, Promise<Account | undefined>> {
+    let accounts = this.#accounts.get(key);
+    if (!accounts) this.#accounts.set(key, (accounts = new Lru<string, Promise<Account | undefined>>(4096)));
+    return accounts;
+  }
+
+  #readAccount(
+    sm: Pick<MerkleStateManager, 'getAccount'>, accounts: Lru<string, Promise<Account | undefined>>, id: string, address: Address,
+  ): Promise<Account | undefined> {
+    const account = sm.getAccount(address);
+    accounts.set(id, account);
+    account.catch(() => accounts.delete(id)); // a failed read is not remembered
+    return account;
   }
 }

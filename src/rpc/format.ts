@@ -5,7 +5,7 @@ import { encodeBlock, type Block } from '../chain/codec/block.ts';
 import { hex, quantity, type Hex } from '../chain/codec/bytes.ts';
 import type { StoredReceipt } from '../chain/codec/block.ts';
 import { headerHash as headerHashOf, mergedMiningBaseHash } from '../chain/codec/header.ts';
-import { blockLogEntries, type LogEntry } from '../chain/logs/logFilter.ts';
+import { txLogEntries, type LogEntry } from '../chain/logs/logFilter.ts';
 import { effectiveGasPrice } from '../chain/execution/txPrice.ts';
 import { findTaggedHash, parentHeaderHash, reverseBytes } from '../mergedmining/index.ts';
 import { JsonText } from './json.ts';
@@ -171,7 +171,7 @@ export function formatReceipt(block: Block, receipts: readonly StoredReceipt[], 
     gasUsed: quantity(r.gasUsed),
     effectiveGasPrice: quantity(effectiveGasPrice(tx)),
     contractAddress: r.contractAddress ? hex(r.contractAddress) : null,
-    logs: blockLogEntries(block, receipts).filter((log) => log.txIndex === index).map((log) => formatLog(log)),
+    logs: txLogEntries(block, receipts, index).map((log) => formatLog(log)),
     logsBloom: hex(r.bloom),
     type: quantity(r.txType),
     status: quantity(r.status),

@@ -57,7 +57,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
   const clock = deps.clock ?? UNREF_CLOCK;
 
   const account = async (s: PoolState, sender: Hex) => {
-    const acct = await reader.stateAt(s.head.header.stateRoot).getAccount(new Address(Buffer.from(sender.slice(2), 'hex')));
+    const acct = await reader.accountAt(s.head.header.stateRoot, new Address(Buffer.from(sender.slice(2), 'hex')));
     return { nonce: acct?.nonce ?? 0n, balance: acct?.balance ?? 0n };
   };
 

@@ -62,16 +62,30 @@ export function bloomMayMatch(bloomBits: Uint8Array, c: LogCriteria): boolean {
 /** Every log of a block with its position, in chain order. */
 export function blockLogEntries(block: Block, receipts: readonly StoredReceipt[]): LogEntry[] {
   const out: LogEntry[] = [];
+  receipts.forEach((_, txIndex) => pushTxLogs(out, block, receipts, txIndex, out.length));
+  return out;
+}
+
+/**
+ * The logs of the block's transaction at `txIndex`, with their positions in the block: a receipt
+ * formats its own logs only, not every log of its block (docs/performance.md, "What was cut").
+ */
+export function txLogEntries(block: Block, receipts: readonly StoredReceipt[], txIndex: number): LogEntry[] {
+  let firstLogIndex = 0;
+  for (let i = 0; i < txIndex; i++) firstLogIndex += receipts[i]!.logs.length;
+  return pushTxLogs([], block, receipts, txIndex, firstLogIndex);
+}
+
+function pushTxLogs(out: LogEntry[], block: Block, receipts: readonly StoredReceipt[], txIndex: number, firstLogIndex: number): LogEntry[] {
+  const logs = receipts[txIndex]!.logs;
+  if (logs.length === 0) return out;
   const blockHash = hex(block.hash);
-  receipts.forEach((r, txIndex) => {
-    if (r.logs.length === 0) return;
-    const txHash = hex(block.txs[txIndex]!.hash());
-    for (const [address, topics, data] of r.logs) {
-      out.push({
-        blockHash, blockNumber: block.header.number, txHash, txIndex, logIndex: out.length,
-        address: hex(address), topics: topics.map(hex), data: hex(data),
-      });
-    }
+  const txHash = hex(block.txs[txIndex]!.hash());
+  logs.forEach(([address, topics, data], i) => {
+    out.push({
+      blockHash, blockNumber: block.header.number, txHash, txIndex, logIndex: firstLogIndex + i,
+      address: hex(address), topics: topics.map(hex), data: hex(data),
+    });
   });
   return out;
 }

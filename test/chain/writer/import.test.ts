@@ -1,6 +1,6 @@
 /** Block import against a real LevelDB: only blocks with a valid merged-mining proof and exact execution are stored. */
 import { createLegacyTx } from '@ethereumjs/tx';
-import { bytesToHex, compareBytes, createAddressFromString, hexToBytes } from '@ethereumjs/util';
+import { bytesToHex, compareBytes, createAddressFromString, hexToBytes, type Account } from '@ethereumjs/util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeBlock, makeBlock, type Block } from '../../../src/chain/codec/block.ts';
@@ -52,11 +52,17 @@ Import('the accounts a block wrote read at its head as its state trie holds them
   const root = block.header.stateRoot;
   const trieOnly = stateManagerAt(reader.trieDb, root, common); // no accounts handed over: reads walk the trie
   const sender = bytesToHex(DEV_ACCOUNTS[0]!.address);
-  for (const who of [sender, RECIPIENT, bytesToHex(COINBASE)]) {
+  const parentRoot = (await reader.getHeader(block.header.parentHash))!.stateRoot;
+  const trieAtParent = stateManagerAt(reader.trieDb, parentRoot, common);
+  const encoded = (a: Account | undefined) => a && bytesToHex(a.serialize());
+  // Written by the block, not written (read from the trie), and at the parent's root.
+  for (const who of [sender, RECIPIENT, bytesToHex(COINBASE), bytesToHex(DEV_ACCOUNTS[3]!.address)]) {
     const address = createAddressFromString(who);
-    const served = await reader.stateAt(root).getAccount(address);
-    const stored = await trieOnly.getAccount(address);
-    assert.equal(served && bytesToHex(served.serialize()), stored && bytesToHex(stored.serialize()), who);
+    const stored = encoded(await trieOnly.getAccount(address));
+    assert.equal(encoded(await reader.accountAt(root, address)), stored, who);
+    assert.equal(encoded(await reader.stateAt(root).getAccount(address)), stored, who);
+    assert.equal(encoded(await reader.accountAt(root, address)), stored, `${who}, read again`);
+    assert.equal(encoded(await reader.accountAt(parentRoot, address)), encoded(await trieAtParent.getAccount(address)), `${who} at the parent`);
   }
   assert.is((await reader.stateAt(root).getAccount(createAddressFromString(sender)))?.nonce, nonce);
   assert.ok(await reader.stateAt(root).getAccount(createAddressFromString(RECIPIENT)));
