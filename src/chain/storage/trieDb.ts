@@ -6,7 +6,7 @@
  * import batch, so a crash never leaves a head whose state is half written. An execution that is
  * not imported (a stale mining template) is dropped with its overlay.
  */
-import type { BatchDBOp, DB } from '@ethereumjs/util';
+import { bytesToUnprefixedHex, KECCAK256_RLP, type BatchDBOp, type DB } from '@ethereumjs/util';
 import { Lru } from './lru.ts';
 import type { BatchOp, TrieSublevel } from './store.ts';
 
@@ -25,6 +25,12 @@ export const TRIE_CACHE_ENTRY_BYTES = 320;
 export const TRIE_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
+ * The root of an empty trie is no stored node: the library still asks for it (once per contract a
+ * block creates, for its empty storage), and LevelDB would answer no after a read (docs/performance.md, "What was cut").
+ */
+const EMPTY_TRIE_ROOT = bytesToUnprefixedHex(KECCAK256_RLP);
+
+/**
  * Read-only view of committed trie nodes in LevelDB, with a cache of recently read and recently
  * committed nodes (content-addressed: a cached node can never be stale).
  */
@@ -35,7 +41,7 @@ export class CommittedTrieDb implements DB<string, Value> {
   }
   async get(key: string): Promise<Value | undefined> {
     const hit = this.#cache.get(key);
-    if (hit) return hit;
+    if (hit || key === EMPTY_TRIE_ROOT) return hit;
     const value = (await this.sublevel.get(key)) ?? undefined;
     if (value) this.#cache.set(key, value);
     return value;

@@ -1,4 +1,4 @@
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesToHex, bytesToUnprefixedHex, KECCAK256_RLP } from '@ethereumjs/util';
 import { rmSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -25,6 +25,23 @@ test('the node cache holds what its byte budget allows, the least recently used 
     // A node read from LevelDB is cached in turn, pushing out the least recent (1).
     assert.is(await read(0), bytesToHex(node(0)));
     assert.is(await read(1), undefined);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the empty trie\'s root is answered as missing without a LevelDB read', async () => {
+  const dir = tempDir('mmnode-triedb-');
+  const store = new ChainStore(dir);
+  await store.open();
+  try {
+    const emptyRoot = bytesToUnprefixedHex(KECCAK256_RLP);
+    // Never stored by the node; put here only so that a read reaching LevelDB would find it.
+    await store.trie.put(emptyRoot, Uint8Array.of(0x80));
+    const db = new CommittedTrieDb(store.trie);
+    assert.is(await db.get(emptyRoot), undefined);
+    assert.ok(await store.trie.get(emptyRoot));
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
