@@ -53,7 +53,7 @@ export {
   type ForkDetectionInput,
 } from './forkDetection.js';
 export {
-  parentBlockBytes, parentBlockTemplate, solutionFromParentBlock, solutionFromPartialMerkle, solutionFromTransactions,
+  parentBlockBytes, parentBlockTemplate, solutionFromParentBlock, solutionFromPartialMerkle, solutionFromTransactions, templateSolution,
   type ParentBlockTemplate, type ParentSolution,
 } from './submission.js';
 export { verifyMergedMiningProof, type MergedMiningProof, type MergedMiningVerdict } from './proof.js';

@@ -5,7 +5,7 @@
 import { reverseBytes } from './hash.js';
 import { merkleRoot, rskip92Proof, rskip92ProofFromBranch } from './merkle.js';
 import { parseParentBlock, serializeParentBlock, type ParentBlock } from './parentBlock.js';
-import { PARENT_HEADER_BYTES, type ParentHeader } from './parentHeader.js';
+import { PARENT_HEADER_BYTES, serializeParentHeader, type ParentHeader } from './parentHeader.js';
 import { parentTxid, parseParentTx, serializeParentTx } from './parentTx.js';
 import { buildTaggedCoinbase } from './coinbase.js';
 import { SEAL_HEADER_BITS, SEAL_HEADER_VERSION } from './seal.js';
@@ -87,6 +87,17 @@ export function parentBlockTemplate(hashForMergedMining: Uint8Array, time: numbe
     txids,
   };
 }
+
+/**
+ * The solution of a template solved with `nonce`, as `solutionFromParentBlock` reads it from the
+ * template's block (`parentBlockBytes`), without serializing that block and parsing it back: the
+ * built-in miner's and `eth_submitWork`'s submissions (docs/performance.md, "What was cut").
+ */
+export const templateSolution = (t: ParentBlockTemplate, nonce: number): ParentSolution => ({
+  header: serializeParentHeader({ ...t.header, nonce }),
+  coinbase: t.coinbase,
+  proof: rskip92Proof(t.txids, 0),
+});
 
 /** The serialized block of a solved template (coinbase only). */
 export const parentBlockBytes = (t: ParentBlockTemplate, nonce: number): Uint8Array =>

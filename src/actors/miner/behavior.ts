@@ -14,8 +14,8 @@ import type { StateEdit } from '../../chain/execution/blockRunner.ts';
 import type { Template } from '../../chain/writer.ts';
 import { NodeError } from '../../errors.ts';
 import {
-  compressCoinbase, findTaggedHash, meetsTarget, parentBlockBytes, parentBlockTemplate, parentHeaderHash, reverseBytes,
-  serializeParentHeader, sha256Midstate, solutionFromParentBlock, solveParentHeader, targetToHex, verifyMergedMiningProof,
+  compressCoinbase, findTaggedHash, meetsTarget, parentBlockTemplate, parentHeaderHash, reverseBytes,
+  serializeParentHeader, sha256Midstate, solveParentHeader, targetToHex, templateSolution, verifyMergedMiningProof,
   type ParentBlockTemplate, type ParentSolution,
 } from '../../mergedmining/index.ts';
 import type { ActorRef, Behavior } from '../kernel/index.ts';
@@ -159,7 +159,7 @@ export function minerBehavior(
     const last = s.hashLog[s.hashLog.length - 1];
     if (last?.atMs === minute) last.hashes += solved.nonce + 1;
     else s.hashLog.push({ atMs: minute, hashes: solved.nonce + 1 });
-    return submit(s, solutionFromParentBlock(parentBlockBytes(parent, solved.nonce)));
+    return submit(s, templateSolution(parent, solved.nonce));
   }
 
   function scheduleAuto(s: MinerState) {
@@ -268,7 +268,7 @@ export function minerBehavior(
         const header = serializeParentHeader({ ...work.template.header, nonce: Number(nonce) });
         if (!meetsTarget(header, work.target)) return [s, false];
         try {
-          const outcome = await submit(s, solutionFromParentBlock(parentBlockBytes(work.template, Number(nonce))));
+          const outcome = await submit(s, templateSolution(work.template, Number(nonce)));
           return [s, outcome.result === 'IMPORTED_BEST' || outcome.result === 'IMPORTED_NOT_BEST'];
         } catch (err) {
           if (err instanceof NodeError && err.kind === 'MM_SUBMIT_REJECTED') return [s, false]; // stale work
