@@ -7,6 +7,7 @@
 import type { Common } from '@ethereumjs/common';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { decodeImpersonated } from './impersonation.ts';
+import { keccak256 } from './keccak.ts';
 
 const encodings = new WeakMap<TypedTransaction, Uint8Array>();
 
@@ -14,6 +15,8 @@ export function txFromBytes(raw: Uint8Array, common: Common): TypedTransaction {
   const decoded = createTxFromRLP(raw, { common });
   const tx = decodeImpersonated(raw, common, decoded) ?? decoded;
   encodings.set(tx, raw);
+  // Its hash is these bytes' hash: the library's hash() would encode the transaction again first.
+  if (Object.isFrozen(tx)) tx.cache.hash = keccak256(raw);
   return tx;
 }
 
