@@ -205,9 +205,10 @@ export class ChainWriter {
       extraData: req.extraData ?? EMPTY, paidFees: exec.paidFees, minimumGasPrice: ctx.minimumGasPrice,
       uncleCount: uncles.length, ummRoot: EMPTY, ...NO_SEAL,
     });
-    this.#executions.set(bytesToHex(mergedMiningBaseHash(header)), exec);
+    const base = mergedMiningBaseHash(header);
+    this.#executions.set(bytesToHex(base), exec);
     return Object.freeze({
-      header, txs: exec.txs, uncles, hashForMergedMining: await this.hashForMergedMining(header),
+      header, txs: exec.txs, uncles, hashForMergedMining: await this.hashForMergedMining(header, base),
       target: targetFromDifficulty(header.difficulty), rejected: exec.rejected, receipts: exec.receipts, stateDb: exec.overlay,
     });
   }
