@@ -6,6 +6,10 @@
  * node is read, re-encoded and hashed once, whatever the number of keys under it.
  *
  * Keys are keccak hashes (fixed length), so no value sits in a branch node.
+ *
+ * Nodes are kept decoded by hash (DECODED_NODES of them, shared by every update): a hash fixes a
+ * node's content, so an entry never goes stale, and the nodes one block's update made are the ones
+ * the next block's update descends through first (docs/network.md "Sync figures").
  */
 import { MerklePatriciaTrie, type MPTOpts } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
@@ -22,11 +26,18 @@ type Write = KeyPath<Uint8Array | undefined>;
 
 const isPresent = (item: RawItem) => Array.isArray(item) || item.length > 0;
 
+/** Trie nodes kept decoded, by hash (hex); never changed once made (updates build new nodes). */
+export const DECODED_NODES = 1_024;
+const decodedNodes = new Lru<string, RawNode>(DECODED_NODES);
+
 /** Applies writes to a trie in one descent; new nodes are put into `db` (the trie's own database) at the end. */
 class TrieUpdate {
   /** The nodes the new shape refers to by hash: [hash, encoding]. */
   readonly #hashed: [Uint8Array, Uint8Array][] = [];
-  readonly #refer = (node: RawNode): RawItem => reference(node, (hash, encoded) => this.#hashed.push([hash, encoded]));
+  readonly #refer = (node: RawNode): RawItem => reference(node, (hash, encoded) => {
+    this.#hashed.push([hash, encoded]);
+    decodedNodes.set(bytesToHex(hash), node);
+  });
 
   constructor(private readonly db: { get(key: Uint8Array): Promise<Uint8Array | undefined>; put(key: Uint8Array, value: Uint8Array): Promise<void> }) {}
 
@@ -35,6 +46,7 @@ class TrieUpdate {
     if (!node) return emptyRoot;
     const encoded = RLP.encode(node);
     const hash = keccak256(encoded);
+    decodedNodes.set(bytesToHex(hash), node);
     for (const [key, value] of this.#hashed) await this.db.put(key, value);
     await this.db.put(hash, encoded);
     return hash;
@@ -43,9 +55,14 @@ class TrieUpdate {
   private async resolve(ref: RawItem): Promise<RawNode | undefined> {
     if (Array.isArray(ref)) return ref;
     if (ref.length === 0) return undefined;
-    const encoded = await this.db.get(ref);
-    if (!encoded) throw new Error(`missing trie node ${bytesToHex(ref)}`);
-    return RLP.decode(encoded) as RawNode;
+    const id = bytesToHex(ref);
+    let node = decodedNodes.get(id);
+    if (!node) {
+      const encoded = await this.db.get(ref);
+      if (!encoded) throw new Error(`missing trie node ${id}`);
+      decodedNodes.set(id, (node = RLP.decode(encoded) as RawNode));
+    }
+    return node;
   }
 
   /** The node at `ref` after `writes` (paths relative to it); undefined when nothing is left under it. */
