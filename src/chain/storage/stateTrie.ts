@@ -16,6 +16,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, bytesToHex, bytesToUnprefixedHex, concatBytes, equalsBytes, type Account } from '@ethereumjs/util';
 import { keccak256 } from '../codec/bytes.ts';
+import { encodeRlp } from '../codec/rlp.ts';
 import { Lru } from './lru.ts';
 import {
   buildNode, byFirstNibble, emptyBranch, EMPTY, extensionNode, fromCompact, leafNode, reference, toNibbles, type KeyPath, type RawItem, type RawNode,
@@ -44,7 +45,7 @@ class TrieUpdate {
   async apply(root: Uint8Array, emptyRoot: Uint8Array, writes: readonly Write[]): Promise<Uint8Array> {
     const node = await this.update(equalsBytes(root, emptyRoot) ? EMPTY : root, writes);
     if (!node) return emptyRoot;
-    const encoded = RLP.encode(node);
+    const encoded = encodeRlp(node);
     const hash = keccak256(encoded);
     decodedNodes.set(bytesToHex(hash), node);
     for (const [key, value] of this.#hashed) await this.db.put(key, value);
