@@ -80,7 +80,7 @@ export async function download(
   deps: DownloadDeps, target: Target, sources: readonly PeerIdStr[], onProgress: (head: bigint) => void,
 ): Promise<void> {
   const { reader } = deps;
-  const senders = target.highest - reader.head().number >= RECOVER_OFF_THREAD_FROM ? new SenderRecovery(reader.network.name) : undefined;
+  const senders = target.highest - reader.head().number >= RECOVER_OFF_THREAD_FROM ? new SenderRecovery(reader.network) : undefined;
   try {
     await fetchAndImport(deps, target, sources, onProgress, senders);
   } finally {
