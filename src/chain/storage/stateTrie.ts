@@ -14,7 +14,7 @@
 import { MerklePatriciaTrie, type MPTOpts } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Address, bytesToHex, bytesToUnprefixedHex, concatBytes, equalsBytes, type Account } from '@ethereumjs/util';
+import { Account, Address, bytesToHex, bytesToUnprefixedHex, concatBytes, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
 import { keccak256 } from '../codec/bytes.ts';
 import { encodeRlp } from '../codec/rlp.ts';
 import { Lru } from './lru.ts';
@@ -195,6 +195,24 @@ export class BatchedStateManager extends MerkleStateManager {
   readonly #storageTries = new Lru<string, BatchedTrie>(64);
   /** Accounts written (put or deleted) since `recordWrites` (one Address object may repeat another); undefined when not recording. */
   #written: Set<Address> | undefined;
+  /**
+   * Accounts decoded from the state cache's encodings, by encoding (the cache makes a new one at every
+   * put): the library decodes the cached encoding at every getAccount, several times per transaction.
+   */
+  readonly #decoded = new WeakMap<Uint8Array, Account>();
+
+  /** The account an encoding of the state cache holds, as createAccountFromRLP gives it: a new object each time, which the caller may change. */
+  protected accountFrom(rlp: Uint8Array): Account {
+    let decoded = this.#decoded.get(rlp);
+    if (!decoded) this.#decoded.set(rlp, (decoded = createAccountFromRLP(rlp)));
+    return new Account(decoded.nonce, decoded.balance, decoded.storageRoot, decoded.codeHash);
+  }
+
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    const elem = this._caches?.account?.get(address);
+    if (elem === undefined) return super.getAccount(address);
+    return elem.accountRLP !== undefined ? this.accountFrom(elem.accountRLP) : undefined;
+  }
 
   override putAccount(address: Address, account?: Account): Promise<void> {
     this.#written?.add(address);
