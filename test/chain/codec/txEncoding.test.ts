@@ -1,5 +1,5 @@
-/** A transaction decoded from bytes keeps them as its encoding, and its hash is theirs: the same hash the library computes by encoding it again. */
-import { createFeeMarket1559Tx, createAccessList2930Tx, createLegacyTx, createTxFromRLP } from '@ethereumjs/tx';
+/** A transaction decoded from its bytes keeps them, its sender's address once hashed, and their hash as its hash. */
+import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, createTxFromRLP } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,14 +11,37 @@ import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts
 const common = createChainCommon(NETWORKS.regtest);
 const KEY = DEV_ACCOUNTS[0]!.privateKey;
 const TO = DEV_ACCOUNTS[1]!.address;
-const Encoding = suite('transaction encoding');
+const signed = () => createLegacyTx({ nonce: 7n, gasPrice: 1n, gasLimit: 21_000n, to: TO, value: 5n }, { common }).sign(KEY).serialize();
 
-Encoding('each type\'s hash from its bytes is the hash of its re-encoding', () => {
+const Decoding = suite('txFromBytes');
+
+Decoding('the sender is the library\'s, the same address object at every call; the transaction is frozen and keeps its bytes', () => {
+  const raw = signed();
+  const tx = txFromBytes(raw, common);
+  const first = tx.getSenderAddress();
+  assert.is(first.toString(), createTxFromRLP(raw, { common }).getSenderAddress().toString());
+  assert.equal(first.bytes, DEV_ACCOUNTS[0]!.address);
+  assert.is(tx.getSenderAddress(), first);
+  assert.ok(Object.isFrozen(tx));
+  assert.equal(txBytes(tx), raw);
+});
+
+Decoding('a signature that recovers no key throws at every call, as the library does', () => {
+  const fields = { nonce: 1n, gasPrice: 1n, gasLimit: 21_000n, value: 1n, v: common.chainId() * 2n + 35n, r: 5n, s: 7n };
+  const raw = createLegacyTx(fields, { common }).serialize();
+  const tx = txFromBytes(raw, common);
+  const library = createTxFromRLP(raw, { common });
+  assert.throws(() => library.getSenderAddress());
+  assert.throws(() => tx.getSenderAddress());
+  assert.throws(() => tx.getSenderAddress());
+});
+
+Decoding('each type\'s hash from its bytes is the hash of its re-encoding', () => {
   const raws = [
-    createLegacyTx({ nonce: 1n, gasPrice: 7n, gasLimit: 21_000n, to: TO, value: 5n }, { common }).sign(KEY).serialize(),
+    signed(),
     createAccessList2930Tx({ nonce: 2n, gasPrice: 7n, gasLimit: 30_000n, to: TO, accessList: [{ address: bytesToHex(TO), storageKeys: [] }] }, { common }).sign(KEY).serialize(),
     createFeeMarket1559Tx({ nonce: 3n, maxFeePerGas: 9n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to: TO, data: Uint8Array.of(1, 2) }, { common }).sign(KEY).serialize(),
-    // The impersonation marker (regtest): decoded another way, hashed the same.
+    // The impersonation marker (regtest): its sender is read another way, its hash the same.
     createLegacyTx({ nonce: 4n, gasPrice: 1n, gasLimit: 21_000n, to: TO, v: common.chainId() * 2n + 35n, ...markerSignature(TO) }, { common }).serialize(),
   ];
   for (const raw of raws) {
@@ -29,4 +52,4 @@ Encoding('each type\'s hash from its bytes is the hash of its re-encoding', () =
   }
 });
 
-Encoding.run();
+Decoding.run();
