@@ -7,10 +7,10 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, bytesToHex, compareBytes, createAddressFromString, equalsBytes } from '@ethereumjs/util';
-import { RLP } from '@ethereumjs/rlp';
 import { targetFromDifficulty } from '../mergedmining/index.ts';
 import { encodeBody, encodeReceipts, makeBlock, type Block, type StoredReceipt } from './codec/block.ts';
 import { EMPTY, ZERO_HASH, uintBytes } from './codec/bytes.ts';
+import { encodeRlp } from './codec/rlp.ts';
 import {
   BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult, type StateEdit,
 } from './execution/blockRunner.ts';
@@ -389,7 +389,7 @@ export class ChainWriter {
     for (let n = newTip + 1n; n <= head.number; n++) ops.push({ type: 'del', sublevel: this.store.canon, key: ChainStore.canonKey(n) });
     for (const b of change.added) {
       ops.push({ type: 'put', sublevel: this.store.canon, key: ChainStore.canonKey(b.header.number), value: b.hash });
-      b.txs.forEach((tx, i) => ops.push({ type: 'put', sublevel: this.store.txloc, key: tx.hash(), value: RLP.encode([b.hash, uintBytes(i)]) }));
+      b.txs.forEach((tx, i) => ops.push({ type: 'put', sublevel: this.store.txloc, key: tx.hash(), value: encodeRlp([b.hash, uintBytes(i)]) }));
     }
     return ops;
   }

@@ -2,7 +2,8 @@
  * One download towards a peer's chain: batches of SYNC_BATCH blocks by number, IN_FLIGHT requests
  * at a time spread over the peers that have them, handed to the chain actor in order, the batches
  * that have arrived and follow each other as one run of up to RUN_BLOCKS (the chain verifies every
- * block fully: proof, header rules, re-execution, and stores each run atomically).
+ * block fully: proof, header rules, re-execution, and stores each run atomically). The first run is
+ * one batch, so the head moves as soon as the first batch is in.
  */
 import { equalsBytes } from '@ethereumjs/util';
 import { blockFromFields, type Block } from '../../chain/codec/block.ts';
@@ -70,8 +71,8 @@ async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, se
  * asked of `sources` in turn (the target first, then other peers at least as far ahead; the array is
  * read at each request, so peers whose status arrives during the download join it), up to
  * IN_FLIGHT at a time, and imported in order as they arrive, with the batches after it that have
- * arrived and link to it (RUN_BLOCKS at most). A batch that fails or does not link is asked of the
- * target again; when that fails too, the target is given up. A peer that served an invalid block is
+ * arrived and link to it (RUN_BLOCKS at most, the first run one batch). A batch that fails or does
+ * not link is asked of the target again; when that fails too, the target is given up. A peer that served an invalid block is
  * reported and asked nothing more: the download goes on from the others, unless that peer was the
  * target. `onProgress` is told the head after each run.
  */
@@ -79,7 +80,7 @@ export async function download(
   deps: DownloadDeps, target: Target, sources: readonly PeerIdStr[], onProgress: (head: bigint) => void,
 ): Promise<void> {
   const { reader } = deps;
-  const senders = target.highest - reader.head().number >= RECOVER_OFF_THREAD_FROM ? new SenderRecovery(reader.network.name) : undefined;
+  const senders = target.highest - reader.head().number >= RECOVER_OFF_THREAD_FROM ? new SenderRecovery(reader.network) : undefined;
   try {
     await fetchAndImport(deps, target, sources, onProgress, senders);
   } finally {
@@ -110,6 +111,8 @@ async function fetchAndImport(
   };
   const forget = (start: bigint) => { inFlight.delete(start); arrived.delete(start); };
   const forgetAll = () => { inFlight.clear(); arrived.clear(); };
+  // The first run is one batch: its blocks run on code not yet optimised, and the head moves only once a run is written.
+  let runBlocks = SYNC_BATCH;
   for (;;) {
     if (target.td !== undefined && reader.head().totalDifficulty >= target.td) return;
     const start = cursor > 1n ? cursor : 1n;
@@ -134,7 +137,7 @@ async function fetchAndImport(
     }
     const run = [served];
     let last = served;
-    for (let next = start + BigInt(batch.length); last.blocks.length === SYNC_BATCH && run.length * SYNC_BATCH < RUN_BLOCKS; next += BigInt(SYNC_BATCH)) {
+    for (let next = start + BigInt(batch.length); last.blocks.length === SYNC_BATCH && run.length * SYNC_BATCH < runBlocks; next += BigInt(SYNC_BATCH)) {
       const more = arrived.get(next);
       if (!more?.blocks.length || !equalsBytes(more.blocks[0]!.header.parentHash, last.blocks[last.blocks.length - 1]!.hash)) break;
       forget(next);
@@ -157,6 +160,7 @@ async function fetchAndImport(
     }
     if (outcomes.some((o) => o.result === 'NO_PARENT')) { forgetAll(); continue; } // re-ask from the new head
     cursor = start + BigInt(blocks.length);
+    runBlocks = RUN_BLOCKS;
     onProgress(reader.head().number);
     if (last.blocks.length < SYNC_BATCH) forgetAll(); // the source had no more: the rest are asked again
   }

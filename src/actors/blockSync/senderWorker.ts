@@ -9,13 +9,12 @@ import { keccak256 } from '../../chain/codec/keccak.ts';
 import { impersonatedSender } from '../../chain/codec/impersonation.ts';
 import { txFromBytes } from '../../chain/codec/txEncoding.ts';
 import { createChainCommon } from '../../chain/execution/common.ts';
-import { NETWORKS } from '../../chain/execution/networks.ts';
 import type { FromSenderWorker, SenderWorkerInit, ToSenderWorker } from './senders.ts';
 
 if (parentPort) serveSenderWorker(parentPort);
 
 function serveSenderWorker(port: MessagePort): void {
-  const common = createChainCommon(NETWORKS[(workerData as SenderWorkerInit).network]);
+  const common = createChainCommon((workerData as SenderWorkerInit).network);
   port.on('message', (msg: ToSenderWorker) => {
     const n = msg.ends.length;
     const ok = new Uint8Array(n);

@@ -11,13 +11,16 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { Worker } from 'node:worker_threads';
 import type { Block } from '../../chain/codec/block.ts';
 import { txBytes } from '../../chain/codec/txEncoding.ts';
-import type { NetworkName } from '../../chain/execution/networks.ts';
+import type { ChainIdentity } from '../../chain/execution/common.ts';
 import { logger } from '../../log.ts';
 
 const log = logger('sync');
 
-/** The worker's workerData. */
-export interface SenderWorkerInit { readonly network: NetworkName }
+/**
+ * The worker's workerData: the network's name and chain id, all its Common needs. (networks.ts derives
+ * the development accounts' addresses when it loads, 40 % of the worker's start.)
+ */
+export interface SenderWorkerInit { readonly network: ChainIdentity }
 /** Transactions' bytes end to end, `ends[i]` where the i-th ends. */
 export interface ToSenderWorker { readonly id: number; readonly txs: Uint8Array; readonly ends: Uint32Array }
 /** Per transaction: `ok[i]` 1 when recovered, its 64-byte public key and 32-byte hash at i × 64 and i × 32. */
@@ -38,8 +41,9 @@ export class SenderRecovery {
   /** Resolves true once the worker serves, false if it failed or was closed first. */
   readonly ready: Promise<boolean>;
 
-  constructor(network: NetworkName) {
-    this.#worker = new Worker(ENTRY, { workerData: { network } satisfies SenderWorkerInit });
+  constructor(network: ChainIdentity) {
+    const init: SenderWorkerInit = { network: { name: network.name, chainId: network.chainId } };
+    this.#worker = new Worker(ENTRY, { workerData: init });
     this.#worker.unref();
     let started: (ok: boolean) => void;
     this.ready = new Promise((r) => { started = r; });

@@ -5,6 +5,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { concatBytes } from '@ethereumjs/util';
 import { EMPTY, rlpListPayload, rlpListPrefix, toBig, uintBytes } from './bytes.ts';
 import { decodeHeaderFields, fullFields, headerHash, type BlockHeader } from './header.ts';
+import { encodeRlp } from './rlp.ts';
 import { txBytes, txFromBytes } from './txEncoding.ts';
 
 /** A log as stored: [address, topics, data]. */
@@ -32,7 +33,7 @@ export function makeBlock(header: BlockHeader, txs: readonly TypedTransaction[],
 }
 
 export const encodeBody = (b: Pick<Block, 'txs' | 'uncles'>): Uint8Array =>
-  RLP.encode([b.txs.map(txBytes), b.uncles.map(fullFields)] as never);
+  encodeRlp([b.txs.map(txBytes), b.uncles.map(fullFields)]);
 
 export function decodeBody(raw: Uint8Array, common: Common): { txs: TypedTransaction[]; uncles: BlockHeader[] } {
   const [txs, uncles] = RLP.decode(raw) as unknown as [Uint8Array[], Uint8Array[][]];
@@ -45,7 +46,7 @@ export function decodeBody(raw: Uint8Array, common: Common): { txs: TypedTransac
 
 /** Full block RLP: [header fields, transactions, uncles] (network and chain_* raw form). */
 export const encodeBlock = (b: Block): Uint8Array =>
-  RLP.encode([fullFields(b.header), b.txs.map(txBytes), b.uncles.map(fullFields)] as never);
+  encodeRlp([fullFields(b.header), b.txs.map(txBytes), b.uncles.map(fullFields)]);
 
 /** encodeBlock of a stored block, framed from its stored header and body RLP without decoding either. */
 export function storedBlockEncoding(header: Uint8Array, body: Uint8Array): Uint8Array {
@@ -64,10 +65,10 @@ export function blockFromFields(fields: unknown, common: Common): Block {
 }
 
 export const encodeReceipts = (receipts: readonly StoredReceipt[]): Uint8Array =>
-  RLP.encode(receipts.map((r) => [
+  encodeRlp(receipts.map((r) => [
     uintBytes(r.txType), uintBytes(r.status), uintBytes(r.cumulativeGasUsed), uintBytes(r.gasUsed), r.bloom,
-    r.logs as never, r.contractAddress ?? EMPTY,
-  ]) as never);
+    r.logs, r.contractAddress ?? EMPTY,
+  ]));
 
 export function decodeReceipts(raw: Uint8Array): StoredReceipt[] {
   return (RLP.decode(raw) as unknown as Uint8Array[][]).map((f) => {

@@ -8,6 +8,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { concatBytes } from '@ethereumjs/util';
 import { EMPTY, keccak256, rlpListPayload, rlpListPrefix, signedBytes, toBig, uintBytes } from './bytes.ts';
+import { encodeRlp } from './rlp.ts';
 
 export interface BlockHeader {
   readonly parentHash: Uint8Array;
@@ -53,14 +54,14 @@ const encodedBases = new WeakMap<BlockHeader, Uint8Array>();
 
 function encodedBase(h: BlockHeader): Uint8Array {
   let list = encodedBases.get(h);
-  if (!list) encodedBases.set(h, (list = RLP.encode(baseFields(h))));
+  if (!list) encodedBases.set(h, (list = encodeRlp(baseFields(h))));
   return list;
 }
 
 /** The base fields followed by `more`, as one RLP list. */
 function withBase(h: BlockHeader, more: readonly Uint8Array[]): Uint8Array {
   const base = rlpListPayload(encodedBase(h));
-  const items = more.map((item) => RLP.encode(item));
+  const items = more.map((item) => encodeRlp(item));
   return concatBytes(rlpListPrefix(items.reduce((n, item) => n + item.length, base.length)), base, ...items);
 }
 
@@ -104,6 +105,6 @@ export const decodeFullHeader = (raw: Uint8Array): BlockHeader => decodeHeaderFi
 /** keccak256(RLP([])): the uncles hash of a block without uncles. */
 export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]));
 export const unclesHashOf = (uncles: readonly BlockHeader[]): Uint8Array =>
-  uncles.length === 0 ? EMPTY_UNCLES_HASH : keccak256(RLP.encode(uncles.map(fullFields)));
+  uncles.length === 0 ? EMPTY_UNCLES_HASH : keccak256(encodeRlp(uncles.map(fullFields)));
 
 export const NO_SEAL = { parentChainHeader: EMPTY, parentChainMerkleProof: EMPTY, parentChainCoinbase: EMPTY };

@@ -7,7 +7,7 @@
  * journal, a restart, a peer importing the block, a trace replaying it.
  */
 import type { Common } from '@ethereumjs/common';
-import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
 
 const MARKER_S = 1n;
@@ -30,17 +30,8 @@ export function impersonatedSender(tx: TypedTransaction): Uint8Array | undefined
   return setLengthLeft(bigIntToBytes(tx.r), 20);
 }
 
-/**
- * Decodes `raw` as a marked transaction where `common` allows the marker: its sender is the address the
- * marker names. Undefined for any other transaction.
- */
-export function decodeImpersonated(raw: Uint8Array, common: Common, decoded: TypedTransaction): TypedTransaction | undefined {
-  const sender = impersonationAllowed(common) ? impersonatedSender(decoded) : undefined;
-  if (!sender) return undefined;
-  // Decoded unfrozen to take the sender, then frozen as every other transaction is.
-  const tx = createTxFromRLP(raw, { common, freeze: false });
-  const address = new Address(sender);
-  tx.getSenderAddress = () => address;
-  Object.freeze(tx);
-  return tx;
+/** The sender a transaction decoded with `common` has by its marker; undefined for any other transaction. */
+export function impersonatedAddress(common: Common, tx: TypedTransaction): Address | undefined {
+  const sender = impersonationAllowed(common) ? impersonatedSender(tx) : undefined;
+  return sender && new Address(sender);
 }

@@ -3,16 +3,26 @@
  * number through a hex string), and a transaction is encoded again for its block's transactions
  * root, the block's body, gossip and the pool's size rule. Every transaction here is decoded from
  * bytes, which @ethereumjs/rlp accepts only in canonical form: those bytes are its encoding.
+ *
+ * Its sender's address is kept too: @ethereumjs/tx hashes the recovered key again (in JavaScript) at
+ * every getSenderAddress, which execution, the receipts and the pool each call; here it is hashed
+ * once, natively (keccak.ts), or is the address an impersonation marker names.
  */
 import type { Common } from '@ethereumjs/common';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { decodeImpersonated } from './impersonation.ts';
+import { Address } from '@ethereumjs/util';
+import { impersonatedAddress } from './impersonation.ts';
+import { keccak256 } from './keccak.ts';
 
 const encodings = new WeakMap<TypedTransaction, Uint8Array>();
 
 export function txFromBytes(raw: Uint8Array, common: Common): TypedTransaction {
-  const decoded = createTxFromRLP(raw, { common });
-  const tx = decodeImpersonated(raw, common, decoded) ?? decoded;
+  // Decoded unfrozen to take the method below, then frozen as the library freezes it.
+  const tx = createTxFromRLP(raw, { common, freeze: false });
+  let sender = impersonatedAddress(common, tx);
+  // The key is 64 bytes (getSenderPublicKey throws otherwise): the address is its hash's last 20.
+  tx.getSenderAddress = () => (sender ??= new Address(keccak256(tx.getSenderPublicKey()).subarray(12)));
+  Object.freeze(tx);
   encodings.set(tx, raw);
   return tx;
 }

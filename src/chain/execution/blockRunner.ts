@@ -13,6 +13,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, equalsBytes, ValueEncoding, type DB } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { keccak256, uintBytes } from '../codec/bytes.ts';
+import { encodeRlp } from '../codec/rlp.ts';
 import { BatchedTrie, BatchedStateManager } from '../storage/stateTrie.ts';
 import { OverlayTrieDb } from '../storage/trieDb.ts';
 import { orderedTrieRoot } from '../storage/trieRoot.ts';
@@ -340,7 +341,7 @@ async function payUncles(sm: MerkleStateManager, coinbase: Uint8Array, blockNumb
 
 /** The Ethereum consensus receipt encoding (typed envelope for type ≥ 1), the receipts-trie value. */
 export function consensusReceipt(r: StoredReceipt): Uint8Array {
-  const body = RLP.encode([uintBytes(r.status), uintBytes(r.cumulativeGasUsed), r.bloom, r.logs as never]);
+  const body = encodeRlp([uintBytes(r.status), uintBytes(r.cumulativeGasUsed), r.bloom, r.logs]);
   if (r.txType === 0) return body;
   const out = new Uint8Array(body.length + 1);
   out[0] = r.txType;

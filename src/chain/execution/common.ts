@@ -5,6 +5,9 @@ import { keccak256 } from '../codec/bytes.ts';
 import { allowImpersonation } from '../codec/impersonation.ts';
 import type { Network } from './networks.ts';
 
+/** What a Common is made from. */
+export type ChainIdentity = Pick<Network, 'name' | 'chainId'>;
+
 function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
   // Typed transactions pass the y-parity (0/1); legacy ones 27/28, or 35 + 2·chainId + parity (EIP-155).
   const recovery = v === 0n || v === 1n ? v : chainId === undefined || v < 35n ? v - 27n : v - (chainId * 2n + 35n);
@@ -15,8 +18,11 @@ function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array,
   return secp256k1.ecdsaRecover(sig, Number(recovery), msgHash, false).subarray(1);
 }
 
-/** Common for a network: its chain id, the Cancun rule set, native signature recovery and Keccak. */
-export function createChainCommon(network: Network): Common {
+/**
+ * Common for a network: its chain id, the Cancun rule set, native signature recovery and Keccak. It
+ * needs only the network's name and chain id, which a worker thread is handed without loading networks.ts.
+ */
+export function createChainCommon(network: ChainIdentity): Common {
   const common = createCustomCommon(
     { chainId: Number(network.chainId), name: `mmnode-${network.name}` },
     Mainnet,

@@ -16,7 +16,7 @@
  */
 import type { Common } from '@ethereumjs/common';
 import { Caches, type AccountCache, type CodeCache, type StorageCache } from '@ethereumjs/statemanager';
-import { bytesToUnprefixedHex, createAccountFromRLP, ValueEncoding, type Account, type Address, type DB } from '@ethereumjs/util';
+import { bytesToUnprefixedHex, ValueEncoding, type Account, type Address, type DB } from '@ethereumjs/util';
 import { BatchedStateManager, BatchedTrie } from './stateTrie.ts';
 
 /** A cache's notes of what each checkpoint level first changed (the library's, not in its typings). */
@@ -56,7 +56,7 @@ export class CallStateManager extends BatchedStateManager {
   override async getAccount(address: Address): Promise<Account | undefined> {
     const cache = this._caches!.account as AccountCache & Noted<unknown>;
     const elem = cache.get(address);
-    if (elem !== undefined) return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined;
+    if (elem !== undefined) return elem.accountRLP !== undefined ? this.accountFrom(elem.accountRLP) : undefined;
     const id = bytesToUnprefixedHex(address.bytes);
     const unnoted = cache._checkpoints > 0 && !cache._diffCache[cache._checkpoints]!.has(id);
     const account = await super.getAccount(address);

@@ -6,12 +6,17 @@
  * node is read, re-encoded and hashed once, whatever the number of keys under it.
  *
  * Keys are keccak hashes (fixed length), so no value sits in a branch node.
+ *
+ * Nodes are kept decoded by hash (DECODED_NODES of them, shared by every update): a hash fixes a
+ * node's content, so an entry never goes stale, and the nodes one block's update made are the ones
+ * the next block's update descends through first (docs/network.md "Sync figures").
  */
 import { MerklePatriciaTrie, type MPTOpts } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Address, bytesToHex, bytesToUnprefixedHex, concatBytes, equalsBytes, type Account } from '@ethereumjs/util';
+import { Account, Address, bytesToHex, bytesToUnprefixedHex, concatBytes, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
 import { keccak256 } from '../codec/bytes.ts';
+import { encodeRlp } from '../codec/rlp.ts';
 import { Lru } from './lru.ts';
 import {
   buildNode, byFirstNibble, emptyBranch, EMPTY, extensionNode, fromCompact, leafNode, reference, toNibbles, type KeyPath, type RawItem, type RawNode,
@@ -22,19 +27,27 @@ type Write = KeyPath<Uint8Array | undefined>;
 
 const isPresent = (item: RawItem) => Array.isArray(item) || item.length > 0;
 
+/** Trie nodes kept decoded, by hash (hex); never changed once made (updates build new nodes). */
+export const DECODED_NODES = 1_024;
+const decodedNodes = new Lru<string, RawNode>(DECODED_NODES);
+
 /** Applies writes to a trie in one descent; new nodes are put into `db` (the trie's own database) at the end. */
 class TrieUpdate {
   /** The nodes the new shape refers to by hash: [hash, encoding]. */
   readonly #hashed: [Uint8Array, Uint8Array][] = [];
-  readonly #refer = (node: RawNode): RawItem => reference(node, (hash, encoded) => this.#hashed.push([hash, encoded]));
+  readonly #refer = (node: RawNode): RawItem => reference(node, (hash, encoded) => {
+    this.#hashed.push([hash, encoded]);
+    decodedNodes.set(bytesToHex(hash), node);
+  });
 
   constructor(private readonly db: { get(key: Uint8Array): Promise<Uint8Array | undefined>; put(key: Uint8Array, value: Uint8Array): Promise<void> }) {}
 
   async apply(root: Uint8Array, emptyRoot: Uint8Array, writes: readonly Write[]): Promise<Uint8Array> {
     const node = await this.update(equalsBytes(root, emptyRoot) ? EMPTY : root, writes);
     if (!node) return emptyRoot;
-    const encoded = RLP.encode(node);
+    const encoded = encodeRlp(node);
     const hash = keccak256(encoded);
+    decodedNodes.set(bytesToHex(hash), node);
     for (const [key, value] of this.#hashed) await this.db.put(key, value);
     await this.db.put(hash, encoded);
     return hash;
@@ -43,9 +56,14 @@ class TrieUpdate {
   private async resolve(ref: RawItem): Promise<RawNode | undefined> {
     if (Array.isArray(ref)) return ref;
     if (ref.length === 0) return undefined;
-    const encoded = await this.db.get(ref);
-    if (!encoded) throw new Error(`missing trie node ${bytesToHex(ref)}`);
-    return RLP.decode(encoded) as RawNode;
+    const id = bytesToHex(ref);
+    let node = decodedNodes.get(id);
+    if (!node) {
+      const encoded = await this.db.get(ref);
+      if (!encoded) throw new Error(`missing trie node ${id}`);
+      decodedNodes.set(id, (node = RLP.decode(encoded) as RawNode));
+    }
+    return node;
   }
 
   /** The node at `ref` after `writes` (paths relative to it); undefined when nothing is left under it. */
@@ -177,6 +195,24 @@ export class BatchedStateManager extends MerkleStateManager {
   readonly #storageTries = new Lru<string, BatchedTrie>(64);
   /** Accounts written (put or deleted) since `recordWrites` (one Address object may repeat another); undefined when not recording. */
   #written: Set<Address> | undefined;
+  /**
+   * Accounts decoded from the state cache's encodings, by encoding (the cache makes a new one at every
+   * put): the library decodes the cached encoding at every getAccount, several times per transaction.
+   */
+  readonly #decoded = new WeakMap<Uint8Array, Account>();
+
+  /** The account an encoding of the state cache holds, as createAccountFromRLP gives it: a new object each time, which the caller may change. */
+  protected accountFrom(rlp: Uint8Array): Account {
+    let decoded = this.#decoded.get(rlp);
+    if (!decoded) this.#decoded.set(rlp, (decoded = createAccountFromRLP(rlp)));
+    return new Account(decoded.nonce, decoded.balance, decoded.storageRoot, decoded.codeHash);
+  }
+
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    const elem = this._caches?.account?.get(address);
+    if (elem === undefined) return super.getAccount(address);
+    return elem.accountRLP !== undefined ? this.accountFrom(elem.accountRLP) : undefined;
+  }
 
   override putAccount(address: Address, account?: Account): Promise<void> {
     this.#written?.add(address);

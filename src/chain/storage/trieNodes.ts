@@ -2,8 +2,8 @@
  * Merkle Patricia trie nodes as RLP decodes them, and a builder of whole subtrees, shared by the
  * one-pass ordered-trie roots (trieRoot.ts) and the batched state-trie updates (stateTrie.ts).
  */
-import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from '../codec/bytes.ts';
+import { encodeRlp } from '../codec/rlp.ts';
 
 /** A node: 17 items (branch: 16 children, then a value) or 2 (leaf or extension: compact path, then value or child). */
 export type RawNode = RawItem[];
@@ -59,7 +59,7 @@ export function byFirstNibble<V>(items: readonly KeyPath<V>[]): Map<number, KeyP
 
 /** How a parent refers to `node`: embedded when its encoding is under 32 bytes, else by hash, after `onHashed` sees it. */
 export function reference(node: RawNode, onHashed?: (hash: Uint8Array, encoded: Uint8Array) => void): RawItem {
-  const encoded = RLP.encode(node);
+  const encoded = encodeRlp(node);
   if (encoded.length < 32) return node;
   const hash = keccak256(encoded);
   onHashed?.(hash, encoded);

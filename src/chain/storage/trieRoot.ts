@@ -6,10 +6,11 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from '../codec/bytes.ts';
+import { encodeRlp } from '../codec/rlp.ts';
 import { buildNode, EMPTY, reference, toNibbles } from './trieNodes.ts';
 
 /** The root of the trie mapping RLP(i) to values[i]. */
 export function orderedTrieRoot(values: readonly Uint8Array[]): Uint8Array {
   const root = buildNode(values.map((value, i) => ({ path: toNibbles(RLP.encode(i)), value })), reference);
-  return keccak256(RLP.encode(root ?? EMPTY));
+  return keccak256(encodeRlp(root ?? EMPTY));
 }

@@ -58,13 +58,19 @@ interface Joiner {
   /** Peers asked for each batch start, in order. */
   readonly asked: [PeerIdStr, bigint][];
   readonly reports: [PeerIdStr, PeerEvent][];
+  /** The head after each head change the chain published, in order. */
+  readonly heads: bigint[];
   stop(): Promise<void>;
 }
 
 async function joiner(peers: Record<PeerIdStr, FakePeer>): Promise<Joiner> {
   const dir = tempDir('mmnode-sync-');
   const reader = new ChainReader(new ChainStore(dir), common, NETWORKS.regtest);
-  const chain = spawnChain({ reader, bus: createEventBus<NodeEvent>() }, (_name, err) => { throw err; });
+  const bus = createEventBus<NodeEvent>();
+  const heads: bigint[] = [];
+  // A fake reference: the bus delivers to it as to an actor.
+  bus.subscribe({ tell: (head: bigint) => heads.push(head) } as never, (e) => (e.type === 'chain.headChanged' ? e.head.number : undefined) as never);
+  const chain = spawnChain({ reader, bus }, (_name, err) => { throw err; });
   await chain.ready;
   const asked: [PeerIdStr, bigint][] = [];
   const reports: [PeerIdStr, PeerEvent][] = [];
@@ -79,7 +85,7 @@ async function joiner(peers: Record<PeerIdStr, FakePeer>): Promise<Joiner> {
   });
   await sync.ready;
   return {
-    reader, sync, asked, reports,
+    reader, sync, asked, reports, heads,
     async stop() {
       await sync.stop();
       await chain.stop();
@@ -107,6 +113,18 @@ BlockSync('a heavier peer\'s chain is downloaded in batches spread over the peer
     assert.equal(new Set(j.asked.map(([peer]) => peer)), new Set(['a', 'b', 'c']), 'batches asked of every peer');
     assert.equal(j.reports, []);
     await waitUntil(async () => (await j.sync.ref.ask('sync.status', {})) === false, { what: 'eth_syncing false once caught up' });
+  } finally {
+    await j.stop();
+  }
+});
+
+BlockSync('the first run is one batch: the head first moves to the end of the first batch', async () => {
+  const j = await joiner({ a: blocks });
+  try {
+    j.sync.ref.tell({ type: 'peer.status', peer: 'a', status: statusOf(blocks) });
+    await waitUntil(() => headNumber(j) === HEIGHT, { what: `the joiner at #${HEIGHT}`, timeoutMs: 60_000 });
+    assert.is(j.heads[0], BigInt(SYNC_BATCH));
+    assert.is(j.heads[j.heads.length - 1], BigInt(HEIGHT));
   } finally {
     await j.stop();
   }

@@ -31,7 +31,7 @@ Senders('each transaction gets the sender and hash the main thread recovers; a h
   const highS = createLegacyTx({ ...t.toJSON(), v: t.v! % 2n === 0n ? t.v! - 1n : t.v! + 1n, s: N - t.s! }, { common });
   const txs = [...good, highS].map(received);
   const blocks = [{ txs: txs.slice(0, 3) }, { txs: txs.slice(3) }];
-  const recovery = new SenderRecovery('regtest');
+  const recovery = new SenderRecovery(NETWORKS.regtest);
   try {
     assert.ok(await recovery.ready, 'the worker serves');
     await recovery.prime(blocks);
@@ -54,7 +54,7 @@ Senders('an impersonated transaction (regtest) keeps the sender its marker names
     v: common.chainId() * 2n + 35n, ...markerSignature(sender),
   }, { common });
   const tx = received(marked);
-  const recovery = new SenderRecovery('regtest');
+  const recovery = new SenderRecovery(NETWORKS.regtest);
   try {
     assert.ok(await recovery.ready);
     await recovery.prime([{ txs: [tx] }]);
@@ -66,7 +66,7 @@ Senders('an impersonated transaction (regtest) keeps the sender its marker names
 });
 
 Senders('a closed recovery primes nothing and never blocks', async () => {
-  const recovery = new SenderRecovery('regtest');
+  const recovery = new SenderRecovery(NETWORKS.regtest);
   await recovery.close();
   const tx = received(signed(0));
   await recovery.prime([{ txs: [tx] }]);

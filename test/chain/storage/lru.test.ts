@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Lru } from '../../../src/chain/storage/lru.ts';
+import { random } from '../../helpers/random.ts';
 
 test('by count: past the capacity the least recently used entry goes, and a read makes an entry recent', () => {
   const lru = new Lru<string, number>(2);
@@ -41,6 +42,35 @@ test('entries whose value is null count too', () => {
   assert.is(lru.weight, 2);
   lru.delete('a');
   assert.is(lru.weight, 1);
+});
+
+test('long runs of sets, reads, deletes and clears evict exactly what a list kept in recency order evicts', () => {
+  for (const seed of [1, 2, 3]) {
+    const next = random(seed);
+    const capacity = 50;
+    const lru = new Lru<number, number>(capacity);
+    let model: number[] = []; // keys, least recent first
+    for (let step = 0; step < 20_000; step++) {
+      const key = next(120);
+      const op = next(100);
+      if (op < 55) {
+        lru.set(key, key);
+        model = [...model.filter((k) => k !== key), key].slice(-capacity);
+      } else if (op < 90) {
+        const had = model.includes(key);
+        assert.is(lru.get(key), had ? key : undefined, `seed ${seed}, step ${step}`);
+        if (had) model = [...model.filter((k) => k !== key), key];
+      } else if (op < 99) {
+        lru.delete(key);
+        model = model.filter((k) => k !== key);
+      } else {
+        lru.clear();
+        model = [];
+      }
+      assert.is(lru.weight, model.length, `seed ${seed}, step ${step}`);
+    }
+    for (let key = 0; key < 120; key++) assert.is(lru.get(key), model.includes(key) ? key : undefined);
+  }
 });
 
 test.run();

@@ -54,6 +54,24 @@ test('reads see writes that are still waiting', async () => {
   assert.is(bytesToHex(trie.root()), bytesToHex(trie.EMPTY_TRIE_ROOT));
 });
 
+test('an account read from the state cache is a new object each time: changing one changes neither the state nor the next read', async () => {
+  const sm = new BatchedStateManager({ trie: new BatchedTrie({ db: new MapDB<string, Uint8Array>(), useKeyHashing: true }), caches: new Caches() });
+  const address = new Address(new Uint8Array(20).fill(9));
+  await sm.putAccount(address, new Account(3n, 100n));
+  const first = (await sm.getAccount(address))!;
+  first.balance -= 60n;
+  first.nonce += 1n;
+  const second = (await sm.getAccount(address))!;
+  assert.is.not(second, first);
+  assert.equal([second.nonce, second.balance], [3n, 100n]);
+  await sm.putAccount(address, first);
+  const third = (await sm.getAccount(address))!;
+  assert.equal([third.nonce, third.balance], [4n, 40n]);
+  assert.equal(third.storageRoot, second.storageRoot);
+  await sm.deleteAccount(address);
+  assert.is(await sm.getAccount(address), undefined);
+});
+
 test('a batched state manager gives the state roots of the library one, with storage and deletes', async () => {
   const next = random(7);
   const db = new MapDB<string, Uint8Array>();
