@@ -5,7 +5,7 @@
 import type { Common } from '@ethereumjs/common';
 import { EVMError, type EVM, type EVMResult } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
-import { Address, bytesToHex, type DB } from '@ethereumjs/util';
+import { Address, bytesToHex, equalsBytes, type DB } from '@ethereumjs/util';
 import type { Block as EjsBlock } from '@ethereumjs/block';
 import type { VM } from '@ethereumjs/vm';
 import { ZERO_ADDRESS, ZERO_HASH } from './codec/bytes.ts';
@@ -50,7 +50,7 @@ export interface CallResult {
 interface PooledVm {
   readonly vm: VM;
   readonly state: CallStateManager;
-  root: string;
+  root: Uint8Array;
   readonly scratch: OverlayTrieDb;
 }
 
@@ -60,6 +60,8 @@ export class CallExecutor {
   readonly #waiters: (() => void)[] = [];
   /** Execution contexts by header: building one costs more than a simple call. */
   readonly #contexts = new Lru<string, EjsBlock>(32);
+  /** The same by header object: the head's header is one object, and building its key cost 2 % of a simple call. */
+  readonly #contextsByHeader = new WeakMap<BlockHeader, EjsBlock>();
   /** The chain's rules with the transaction parameters, as a transaction object's own copy has them. */
   readonly #txCommon: Common;
   /** Account and storage values read by the pooled VMs, by trie root and key (see BatchedTrie). */
@@ -88,7 +90,7 @@ export class CallExecutor {
         // Storage tries write their nodes even inside a reverted checkpoint: they land in a scratch overlay.
         const scratch = new OverlayTrieDb(this.trieDb);
         const state = callStateManagerAt(scratch, this.reader.head().header.stateRoot, this.reader.common, this.#reads);
-        return { vm: await createExecutionVM(env, state), state, root: bytesToHex(this.reader.head().header.stateRoot), scratch };
+        return { vm: await createExecutionVM(env, state), state, root: this.reader.head().header.stateRoot, scratch };
       }
       await new Promise<void>((r) => this.#waiters.push(r));
     }
@@ -101,6 +103,8 @@ export class CallExecutor {
   }
 
   private contextOf(header: BlockHeader): EjsBlock {
+    const known = this.#contextsByHeader.get(header);
+    if (known) return known;
     const key = `${header.number}:${bytesToHex(header.stateRoot)}:${header.timestamp}`;
     let block = this.#contexts.get(key);
     if (!block) {
@@ -110,6 +114,7 @@ export class CallExecutor {
       }, this.reader.common);
       this.#contexts.set(key, block);
     }
+    this.#contextsByHeader.set(header, block);
     return block;
   }
 
@@ -157,15 +162,14 @@ export class CallExecutor {
     const entry = await this.acquire();
     const { vm } = entry;
     try {
-      const root = bytesToHex(header.stateRoot);
-      if (entry.root !== root) {
+      if (entry.root !== header.stateRoot && !equalsBytes(entry.root, header.stateRoot)) {
         await vm.stateManager.setStateRoot(header.stateRoot);
-        entry.root = root;
+        entry.root = header.stateRoot;
       }
       await vm.stateManager.checkpoint();
       try {
         const caller = new Address(req.from ?? ZERO_ADDRESS);
-        await warmLikeRunTx(vm, caller, req, header.coinbase);
+        warmLikeRunTx(vm, caller, req, header.coinbase);
         if (req.reportAccessList) reportAccessList(vm, req);
         const detach = listeners && attach(vm.evm as EVM, listeners);
         try {
@@ -193,11 +197,18 @@ export class CallExecutor {
   }
 }
 
-/** The EIP-2929/3651 warm set a transaction starts with, so a call costs what the transaction will. */
-async function warmLikeRunTx(vm: VM, caller: Address, req: CallRequest, coinbase: Uint8Array): Promise<void> {
+/**
+ * The EIP-2929/3651 warm set a transaction starts with, so a call costs what the transaction will, over
+ * an empty journal. (The library's `journal.cleanup()` would also delete, in this call's state, the
+ * empty accounts the previous call touched: reading each of them again, and making a call depend on
+ * the one before it.)
+ */
+function warmLikeRunTx(vm: VM, caller: Address, req: CallRequest, coinbase: Uint8Array): void {
   const journal = vm.evm.journal;
   const unprefixed = (b: Uint8Array) => bytesToHex(b).slice(2);
-  await journal.cleanup();
+  journal.cleanJournal();
+  delete journal.accessList;
+  delete journal.preimages;
   for (const [precompile] of vm.evm.precompiles) journal.addAlwaysWarmAddress(precompile);
   journal.addAlwaysWarmAddress(unprefixed(caller.bytes));
   if (req.to) journal.addAlwaysWarmAddress(unprefixed(req.to));

@@ -61,9 +61,17 @@ export async function stateView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pendin
   return { header, state: deps.reader.stateAt(header.stateRoot), calls: deps.calls };
 }
 
-/** A state view to run calls on. */
-export async function callView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<Required<StateView>> {
-  const view = await stateView(deps, sel);
-  if (!view.calls) throw new Error('a call reached the main thread: calls run on the RPC workers');
-  return view as Required<StateView>;
+/**
+ * The header to run calls after, and the executor to run them on (a call needs no state view of its
+ * own). The head's header is the head's own: no block lookup for the common `latest`.
+ */
+export async function callView(
+  deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector,
+): Promise<{ readonly header: BlockHeader; readonly calls: CallExecutor }> {
+  const atHead = sel.kind === 'tag' && (sel.tag === 'latest' || sel.tag === 'pending');
+  const { header, calls } = isPending(sel) && deps.pending
+    ? await deps.pending.get().then((p) => ({ header: p.block.header, calls: p.calls }))
+    : { header: atHead ? deps.reader.head().header : (await requireBlock(deps.reader, sel)).header, calls: deps.calls };
+  if (!calls) throw new Error('a call reached the main thread: calls run on the RPC workers');
+  return { header, calls };
 }

@@ -18,6 +18,8 @@ import { JsonText } from '../json.ts';
 import type { CallContext } from '../method.ts';
 import { keepJumpAnalyses } from './jumpAnalysis.ts';
 import { runStepsInBursts } from './stepBursts.ts';
+import { storeWordsUnpadded } from './wordStores.ts';
+import { encodeAccountsInOnePass } from './accountEncoding.ts';
 import { workerMethods } from '../modules/workerMethods.ts';
 import { ReceivedPendingBlocks } from './pendingBlocks.ts';
 import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from '../workers/protocol.ts';
@@ -26,6 +28,8 @@ export async function serveRpcWorker(): Promise<void> {
   const port = parentPort!;
   const init = workerData as WorkerInit;
   const network = NETWORKS[init.network];
+  storeWordsUnpadded();
+  encodeAccountsInOnePass();
   const reader = new ChainReader(new ChainStore(init.dataDir), createChainCommon(network), network);
   await Promise.all([reader.store.open(), keepJumpAnalyses(), runStepsInBursts()]);
   const pending = new ReceivedPendingBlocks(reader);

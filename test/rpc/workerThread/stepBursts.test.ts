@@ -1,8 +1,9 @@
 /**
- * Plain opcodes in bursts (src/rpc/workerThread/stepBursts.ts): programs run the same, to the gas and the
+ * Opcodes in bursts (src/rpc/workerThread/stepBursts.ts): programs run the same, to the gas and the
  * error, with the library's step and with bursts: jumps before and after the jump analysis, a static
  * loop that runs out of gas, invalid opcodes and destinations, a stack underflow, code that ends without
- * STOP, storage and memory between bursts; and a tracer still sees every step.
+ * STOP, storage, memory, EXP, a log and a precompile call inside bursts, out of gas in a dynamic cost,
+ * a revert; and a tracer still sees every step.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,7 +14,7 @@ import { NETWORKS } from '../../../src/chain/execution/networks.ts';
 import { interpreterPrototype } from '../../../src/rpc/workerThread/interpreterClass.ts';
 import { runStepsInBursts } from '../../../src/rpc/workerThread/stepBursts.ts';
 
-const Bursts = suite('plain opcodes in bursts');
+const Bursts = suite('opcodes in bursts');
 
 const PROGRAMS: Record<string, string> = {
   // 2 + 3 stored in memory and returned.
@@ -32,6 +33,14 @@ const PROGRAMS: Record<string, string> = {
   noStop: '0x6001600201',
   // KECCAK256 of memory, ISZERO, EQ, shifts, DUP and SWAP.
   mixed: '0x60ff6000526020600020801560011b901460005260206000f3',
+  // EXP (dynamic gas, synchronous handler) between plain opcodes: 2^3 returned.
+  exp: '0x600360020a60005260206000f3',
+  // MSTORE at offset 2^32-1: out of gas in the dynamic gas.
+  memoryOutOfGas: '0x600163ffffffff52',
+  // STATICCALL of the identity precompile (an awaited handler), then its output returned.
+  callPrecompile: '0x602a600052602060206020600060045afa5060206020f3',
+  // LOG1, then REVERT with data.
+  logAndRevert: '0x602a600052600760206000a160206000fd',
 };
 
 interface Outcome { returnValue: string; gasUsed: bigint; error?: string; steps: number }
@@ -79,6 +88,11 @@ Bursts('every program ends the same, and a tracer sees every step, with the libr
   assert.is(before.underflow!.error, 'stack underflow');
   assert.is(before.noStop!.error, undefined);
   assert.is(before.mixed!.error, undefined);
+  assert.is(before.exp!.returnValue, `0x${'00'.repeat(31)}08`);
+  assert.is(before.memoryOutOfGas!.error, 'out of gas');
+  assert.is(before.callPrecompile!.returnValue, `0x${'00'.repeat(31)}2a`);
+  assert.is(before.logAndRevert!.error, 'revert');
+  assert.is(before.logAndRevert!.returnValue, `0x${'00'.repeat(31)}2a`);
   assert.ok(tracedBefore.countdown!.steps > 40);
 });
 
