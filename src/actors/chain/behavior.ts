@@ -2,6 +2,7 @@
  * The chain actor's rules: every write goes through the one ChainWriter, and what changed is
  * published on the bus (a block imported, the head moved), a run of synced blocks as one head change.
  */
+import { keepJumpAnalyses } from '../../chain/execution/jumpAnalysis.ts';
 import { ChainWriter, mergeHeadChanges, type HeadChange, type ImportOutcome } from '../../chain/writer.ts';
 import type { ChainReader } from '../../chain/reader.ts';
 import type { Behavior, EventBus } from '../kernel/index.ts';
@@ -24,7 +25,7 @@ export function chainBehavior({ reader, bus, observeImport }: ChainDeps): Behavi
 
   return {
     async init() {
-      await reader.store.open();
+      await Promise.all([reader.store.open(), keepJumpAnalyses()]);
       await writer.init();
       return writer;
     },
