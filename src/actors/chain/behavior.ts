@@ -2,7 +2,6 @@
  * The chain actor's rules: every write goes through the one ChainWriter, and what changed is
  * published on the bus (a block imported, the head moved), a run of synced blocks as one head change.
  */
-import { keepJumpAnalyses } from '../../chain/execution/jumpAnalysis.ts';
 import { ChainWriter, mergeHeadChanges, type HeadChange, type ImportOutcome } from '../../chain/writer.ts';
 import type { ChainReader } from '../../chain/reader.ts';
 import type { Behavior, EventBus } from '../kernel/index.ts';
@@ -25,7 +24,7 @@ export function chainBehavior({ reader, bus, observeImport }: ChainDeps): Behavi
 
   return {
     async init() {
-      await Promise.all([reader.store.open(), keepJumpAnalyses()]);
+      await reader.store.open();
       await writer.init();
       return writer;
     },

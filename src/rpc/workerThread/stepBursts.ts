@@ -14,7 +14,7 @@
  * access rules active, or while a pending EIP-7928 result waits.
  */
 import { EVMError } from '@ethereumjs/evm';
-import { interpreterPrototype } from '../../chain/execution/interpreterClass.ts';
+import { interpreterPrototype } from './interpreterClass.ts';
 
 interface OpcodeInfo { readonly feeBigInt: bigint; readonly dynamicGas: boolean; readonly isAsync: boolean; readonly isInvalid: boolean }
 interface OpcodeEntry {

@@ -16,7 +16,7 @@ import { BlockReplayer } from '../../tracing/replay.ts';
 import { METHOD_NOT_FOUND, RpcError, toRpcError } from '../errors.ts';
 import { JsonText } from '../json.ts';
 import type { CallContext } from '../method.ts';
-import { keepJumpAnalyses } from '../../chain/execution/jumpAnalysis.ts';
+import { keepJumpAnalyses } from './jumpAnalysis.ts';
 import { runStepsInBursts } from './stepBursts.ts';
 import { storeWordsUnpadded } from './wordStores.ts';
 import { encodeAccountsInOnePass } from './accountEncoding.ts';

@@ -11,7 +11,7 @@ import { createEVM, type EVM } from '@ethereumjs/evm';
 import { Account, bytesToHex, createZeroAddress, hexToBytes } from '@ethereumjs/util';
 import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import { NETWORKS } from '../../../src/chain/execution/networks.ts';
-import { interpreterPrototype } from '../../../src/chain/execution/interpreterClass.ts';
+import { interpreterPrototype } from '../../../src/rpc/workerThread/interpreterClass.ts';
 import { runStepsInBursts } from '../../../src/rpc/workerThread/stepBursts.ts';
 
 const Bursts = suite('opcodes in bursts');

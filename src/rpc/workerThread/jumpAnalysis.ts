@@ -1,11 +1,9 @@
 /**
  * Contract code's jump analysis, kept per code (docs/rpc-workers.md, "Calls"). @ethereumjs/evm
  * analyses the code of every call it runs (valid JUMPDESTs, PUSH values, the opcode of each byte),
- * which for a token's balanceOf costs a sixth of an RPC worker's time and for a token transfer a few
- * per cent of building its block. Code read from the trie is the very object the thread's trie node
- * cache holds, so the analysis is kept by code object (and opcode table: the analysis holds the table's
- * entries) and is dropped with it. It depends on nothing but the code and the table, so block
- * execution may keep it as safely as calls do.
+ * which for a token's balanceOf costs a sixth of the worker's time. Code read from the trie is the very
+ * object the worker's node cache holds, so the analysis is kept by code object (and opcode table: the
+ * analysis holds the table's entries) and is dropped with it.
  */
 import { interpreterPrototype } from './interpreterClass.ts';
 
@@ -14,15 +12,8 @@ interface InterpreterMethods {
   _getValidJumpDestinations(code: Uint8Array): unknown;
 }
 
-let keeping: Promise<void> | undefined;
-
-/** Makes every Interpreter of this thread keep its jump analyses (once per thread, however often asked). */
-export function keepJumpAnalyses(): Promise<void> {
-  keeping ??= wrapAnalysis();
-  return keeping;
-}
-
-async function wrapAnalysis(): Promise<void> {
+/** Makes every Interpreter of this thread keep its jump analyses. */
+export async function keepJumpAnalyses(): Promise<void> {
   const proto = (await interpreterPrototype()) as InterpreterMethods;
   const analyse = proto._getValidJumpDestinations;
   const kept = new WeakMap<object, WeakMap<Uint8Array, unknown>>();

@@ -1,8 +1,7 @@
 /**
  * The prototype of @ethereumjs/evm's Interpreter, which the package does not export: found through
- * the run state that a throwaway EVM hands to its STOP handler. Changes to the interpreter are made on
- * it: kept jump analyses in every thread that executes (jumpAnalysis.ts), step bursts in the RPC workers
- * only (docs/rpc-workers.md, "Calls").
+ * the run state that a throwaway EVM hands to its STOP handler. The workers' changes to the
+ * interpreter (jumpAnalysis.ts, stepBursts.ts) are made on it (docs/rpc-workers.md, "Calls").
  */
 import { createEVM } from '@ethereumjs/evm';
 
