@@ -7,8 +7,23 @@ export const EMPTY = new Uint8Array(0);
 export const ZERO_HASH = new Uint8Array(32);
 export const ZERO_ADDRESS = new Uint8Array(20);
 
-/** Minimal big-endian bytes; zero is the empty string (RLP `80`). */
-export const uintBytes = (n: bigint | number): Uint8Array => bigIntToUnpaddedBytes(BigInt(n));
+const hexDigit = (code: number): number => (code < 58 ? code - 48 : code - 87); // 0-9, a-f (toString(16) is lower case)
+
+/**
+ * Minimal big-endian bytes; zero is the empty string (RLP `80`). The library's bigIntToUnpaddedBytes
+ * gives the same bytes through a prefixed, padded and checked hex string and a copy that drops leading
+ * zeros, nearly three times as long; every account, receipt and header number is encoded so.
+ */
+export function uintBytes(n: bigint | number): Uint8Array {
+  const big = BigInt(n);
+  if (big <= 0n) return big === 0n ? new Uint8Array(0) : bigIntToUnpaddedBytes(big); // a negative: the library's answer
+  const hex = big.toString(16);
+  const odd = hex.length % 2;
+  const out = new Uint8Array((hex.length + odd) / 2);
+  if (odd) out[0] = hexDigit(hex.charCodeAt(0));
+  for (let i = odd, j = odd; i < hex.length; i += 2, j++) out[j] = hexDigit(hex.charCodeAt(i)) * 16 + hexDigit(hex.charCodeAt(i + 1));
+  return out;
+}
 
 /**
  * Java two's-complement bytes as the reference node writes difficulty, gas limit and minimum gas

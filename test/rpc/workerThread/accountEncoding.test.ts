@@ -1,5 +1,5 @@
 /**
- * Accounts encoded in one pass (src/rpc/workerThread/accountEncoding.ts): the same bytes as the
+ * Accounts encoded in one allocation (src/rpc/workerThread/accountEncoding.ts): the same bytes as the
  * library's RLP of the account's fields, for numbers at every length boundary of RLP and random ones,
  * and an account with a field not loaded still fails as it did.
  */
@@ -10,7 +10,7 @@ import { Account, bytesToHex, createPartialAccount } from '@ethereumjs/util';
 import { randomBytes } from 'node:crypto';
 import { encodeAccountsInOnePass } from '../../../src/rpc/workerThread/accountEncoding.ts';
 
-const Encoding = suite('accounts encoded in one pass');
+const Encoding = suite('accounts encoded in one allocation');
 
 const NUMBERS = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n, 0xffffn, 10n ** 18n, 10n ** 27n, 2n ** 64n, 2n ** 255n, 2n ** 256n - 1n, 2n ** 300n];
 const random = (bytes: number) => BigInt(`0x${randomBytes(bytes).toString('hex')}`);
