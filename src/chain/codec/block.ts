@@ -3,9 +3,9 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { concatBytes } from '@ethereumjs/util';
-import { EMPTY, rlpListPayload, rlpListPrefix, toBig, uintBytes } from './bytes.ts';
+import { EMPTY, rlpListPayload, toBig, uintBytes } from './bytes.ts';
 import { decodeHeaderFields, fullFields, headerHash, type BlockHeader } from './header.ts';
-import { encodeRlp } from './rlp.ts';
+import { encodeRlp, rlpListPrefix } from './rlp.ts';
 import { txBytes, txFromBytes } from './txEncoding.ts';
 
 /** A log as stored: [address, topics, data]. */

@@ -46,13 +46,6 @@ export const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b.buffer, b.byteOffs
 export const fromHex = (h: string): Uint8Array => hexToBytes(h as Hex);
 export const quantity = (n: bigint | number): Hex => `0x${BigInt(n).toString(16)}`;
 
-/** The RLP prefix of a list whose items encode to `length` bytes. */
-export function rlpListPrefix(length: number): Uint8Array {
-  if (length < 56) return Uint8Array.of(0xc0 + length);
-  const lengthBytes = uintBytes(length);
-  return Uint8Array.of(0xf7 + lengthBytes.length, ...lengthBytes);
-}
-
 /** The items of an RLP list, still encoded (the list without its prefix). */
 export function rlpListPayload(list: Uint8Array): Uint8Array {
   if (list[0]! < 0xc0) throw new Error('not an RLP list');

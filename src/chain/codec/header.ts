@@ -7,8 +7,8 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { concatBytes } from '@ethereumjs/util';
-import { EMPTY, keccak256, rlpListPayload, rlpListPrefix, signedBytes, toBig, uintBytes } from './bytes.ts';
-import { encodeRlp } from './rlp.ts';
+import { EMPTY, keccak256, rlpListPayload, signedBytes, toBig, uintBytes } from './bytes.ts';
+import { encodeRlp, rlpListPrefix } from './rlp.ts';
 
 export interface BlockHeader {
   readonly parentHash: Uint8Array;

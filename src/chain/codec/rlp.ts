@@ -50,6 +50,13 @@ function write(w: Writer, item: RlpInput, pos: number): number {
   return pos;
 }
 
+/** The RLP prefix of a list whose items encode to `length` bytes. */
+export function rlpListPrefix(length: number): Uint8Array {
+  const out = new Uint8Array(framed(length) - length);
+  writePrefix(out, 0, length, 0xc0);
+  return out;
+}
+
 export function encodeRlp(item: RlpInput): Uint8Array {
   const sizes: number[] = [];
   const out = new Uint8Array(measure(item, sizes));

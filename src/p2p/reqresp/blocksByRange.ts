@@ -1,7 +1,7 @@
 /** Canonical blocks by number, for block sync: [start, count] in, the blocks this node has from start on out. */
 import { RLP } from '@ethereumjs/rlp';
 import { concatBytes } from '@ethereumjs/util';
-import { rlpListPrefix } from '../../chain/codec/bytes.ts';
+import { rlpListPrefix } from '../../chain/codec/rlp.ts';
 import { toBig, uintBytes } from '../../chain/codec/bytes.ts';
 import type { ChainView } from '../../chain/reader.ts';
 import { fitResponse, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES } from '../limits.ts';

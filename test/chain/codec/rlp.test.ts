@@ -1,9 +1,9 @@
-/** encodeRlp gives @ethereumjs/rlp's bytes for byte strings and nested lists, at every length boundary. */
+/** encodeRlp gives @ethereumjs/rlp's bytes for byte strings and nested lists, at every length boundary, and rlpListPrefix the head of its lists. */
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeRlp, type RlpInput } from '../../../src/chain/codec/rlp.ts';
+import { encodeRlp, rlpListPrefix, type RlpInput } from '../../../src/chain/codec/rlp.ts';
 import { random } from '../../helpers/random.ts';
 
 const same = (item: RlpInput, what: string) => assert.is(bytesToHex(encodeRlp(item)), bytesToHex(RLP.encode(item as never)), what);
@@ -20,6 +20,14 @@ test('lists: empty, nested, and payloads around each prefix size', () => {
   same([[], [[]], [Uint8Array.of(1), [bytes(0)]]], 'nested');
   for (const n of [54, 55, 56, 254, 255, 256, 65_534, 65_535, 65_536]) same([bytes(n - 1)], `payload of ${n}`);
   same(Array.from({ length: 17 }, (_, i) => bytes(i ? 32 : 0, i)), 'a branch node');
+});
+
+test('a list prefix is the head of the list it frames, for payloads around each prefix size', () => {
+  for (const k of [0, 1, 2, 53, 54, 55, 56, 253, 254, 255, 65_532, 65_533, 65_534, 1 << 24]) {
+    const payload = RLP.encode(bytes(k));
+    const list = RLP.encode([bytes(k)]);
+    assert.is(bytesToHex(rlpListPrefix(payload.length)), bytesToHex(list.subarray(0, list.length - payload.length)), `payload of ${payload.length}`);
+  }
 });
 
 test('random nested lists of random byte strings', () => {
