@@ -28,7 +28,7 @@ type Write = KeyPath<Uint8Array | undefined>;
 const isPresent = (item: RawItem) => Array.isArray(item) || item.length > 0;
 
 /** Trie nodes kept decoded, by hash (hex); never changed once made (updates build new nodes). */
-export const DECODED_NODES = 1_024;
+const DECODED_NODES = 1_024;
 const decodedNodes = new Lru<string, RawNode>(DECODED_NODES);
 
 /** Applies writes to a trie in one descent; new nodes are put into `db` (the trie's own database) at the end. */
