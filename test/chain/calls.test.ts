@@ -78,6 +78,35 @@ Calls('reportAccessList: the touched accounts and slots, with the precompiles to
   assert.ok(r.precompiles!.includes('0000000000000000000000000000000000000001'));
 });
 
+/** Init code returning, for each address, what BALANCE of it cost (+ 7 for the PUSH20, POP and GAS around it). */
+const balanceCosts = (addresses: readonly Uint8Array[]) => concatBytes(
+  ...addresses.map((a, i) => concatBytes(hexToBytes('0x5a73'), a, hexToBytes(`0x31505a900360${(i * 32).toString(16).padStart(2, '0')}52`))),
+  hexToBytes(`0x60${(addresses.length * 32).toString(16).padStart(2, '0')}6000f3`),
+);
+
+Calls('a call starts warm as a transaction: precompiles, caller, target, coinbase and its access list, a precompile\'s slots included; the next call starts over', async () => {
+  const { reader } = await open();
+  const calls = new CallExecutor(reader);
+  const head = reader.head().header;
+  const precompile = hexToBytes('0x0000000000000000000000000000000000000001');
+  const pointEvaluation = hexToBytes('0x000000000000000000000000000000000000000a');
+  const listed = DEV_ACCOUNTS[1]!.address;
+  const addresses = [precompile, pointEvaluation, DEV, head.coinbase, listed, NOBODY, NOBODY];
+  const slot = new Uint8Array(32).fill(1);
+  const costs = async (accessList: [Uint8Array, Uint8Array[]][]) => {
+    const r = await calls.call(head, { from: DEV, data: balanceCosts(addresses), accessList, reportAccessList: true }, GAS);
+    assert.is(r.error, undefined);
+    return { costs: bytesToHex(r.returnValue).slice(2).match(/.{64}/g)!.map((w) => BigInt(`0x${w}`)), touched: r.touched! };
+  };
+  const first = await costs([[listed, [slot]], [precompile, [slot]]]);
+  // Warm: 100 (+ 7); cold: 2,600, then warm.
+  assert.equal(first.costs, [107n, 107n, 107n, 107n, 107n, 2_607n, 107n]);
+  assert.equal([...first.touched.get(bytesToHex(precompile).slice(2))!], [bytesToHex(slot).slice(2)]);
+  const second = await costs([]);
+  assert.equal(second.costs, [107n, 107n, 107n, 107n, 2_607n, 2_607n, 107n]);
+  assert.is(second.touched.get(bytesToHex(precompile).slice(2))?.size ?? 0, 0);
+});
+
 Calls('one VM keeps its reads per state root: a call after a new head sees the new state, one at an older block the old', async () => {
   const chain = await open();
   const { reader, writer } = chain;
