@@ -198,6 +198,8 @@ export class BatchedStateManager extends MerkleStateManager {
   /**
    * Accounts decoded from the state cache's encodings, by encoding (the cache makes a new one at every
    * put): the library decodes the cached encoding at every getAccount, several times per transaction.
+   * An account put is noted with the encoding the cache made of it, so a read after a write decodes
+   * nothing either (a balanceOf call reads back the three accounts it writes).
    */
   readonly #decoded = new WeakMap<Uint8Array, Account>();
 
@@ -214,9 +216,12 @@ export class BatchedStateManager extends MerkleStateManager {
     return elem.accountRLP !== undefined ? this.accountFrom(elem.accountRLP) : undefined;
   }
 
-  override putAccount(address: Address, account?: Account): Promise<void> {
+  override async putAccount(address: Address, account?: Account): Promise<void> {
     this.#written?.add(address);
-    return super.putAccount(address, account);
+    await super.putAccount(address, account);
+    const rlp = account && this._caches?.account?.get(address)?.accountRLP;
+    // A copy: the caller may change its account afterwards.
+    if (rlp !== undefined) this.#decoded.set(rlp, new Account(account!.nonce, account!.balance, account!.storageRoot, account!.codeHash));
   }
 
   override deleteAccount(address: Address): Promise<void> {

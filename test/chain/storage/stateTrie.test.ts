@@ -72,6 +72,25 @@ test('an account read from the state cache is a new object each time: changing o
   assert.is(await sm.getAccount(address), undefined);
 });
 
+test('an account read after a put is the account put, as it was put: the cache\'s encoding of it is not decoded again', async () => {
+  const sm = new BatchedStateManager({ trie: new BatchedTrie({ db: new MapDB<string, Uint8Array>(), useKeyHashing: true }), caches: new Caches() });
+  const address = new Address(new Uint8Array(20).fill(7));
+  const put = new Account(3n, 100n);
+  await sm.putAccount(address, put);
+  // The caller changes its object afterwards, and the cache's encoding is overwritten in place (nonce 3 -> 5).
+  put.nonce = 9n;
+  put.balance = 1n;
+  const rlp = (sm as unknown as { _caches: Caches })._caches.account!.get(address)!.accountRLP!;
+  assert.is(rlp[2], 3);
+  rlp[2] = 5;
+  const read = (await sm.getAccount(address))!;
+  assert.equal([read.nonce, read.balance], [3n, 100n]);
+  read.balance = 0n;
+  const again = (await sm.getAccount(address))!;
+  assert.is.not(again, read);
+  assert.equal([again.nonce, again.balance], [3n, 100n]);
+});
+
 test('a batched state manager gives the state roots of the library one, with storage and deletes', async () => {
   const next = random(7);
   const db = new MapDB<string, Uint8Array>();
