@@ -97,7 +97,12 @@ async function runAwaited(interp: Interpreter, entry: OpcodeEntry): Promise<void
   const opcodes = interp._evm._opcodeMap;
   for (let next: OpcodeEntry | undefined = entry; next !== undefined;) {
     const info = next.opcodeInfo;
-    const gas = info.dynamicGas ? await next.gasHandler!(state, info.feeBigInt, interp.common) : info.feeBigInt;
+    let gas = info.feeBigInt;
+    if (info.dynamicGas) {
+      // A gas handler of the worker's own (wordLoads.ts) answers at once: no turn taken for it.
+      const dynamic = next.gasHandler!(state, gas, interp.common);
+      gas = typeof dynamic === 'bigint' ? dynamic : await dynamic;
+    }
     if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE);
     interp.useGas(gas, info);
     state.programCounter++;

@@ -19,6 +19,7 @@ import type { CallContext } from '../method.ts';
 import { keepJumpAnalyses } from './jumpAnalysis.ts';
 import { runStepsInBursts } from './stepBursts.ts';
 import { storeWordsUnpadded } from './wordStores.ts';
+import { loadWordsWithoutHex } from './wordLoads.ts';
 import { encodeAccountsInOnePass } from './accountEncoding.ts';
 import { workerMethods } from '../modules/workerMethods.ts';
 import { ReceivedPendingBlocks } from './pendingBlocks.ts';
@@ -29,6 +30,7 @@ export async function serveRpcWorker(): Promise<void> {
   const init = workerData as WorkerInit;
   const network = NETWORKS[init.network];
   storeWordsUnpadded();
+  loadWordsWithoutHex();
   encodeAccountsInOnePass();
   const reader = new ChainReader(new ChainStore(init.dataDir), createChainCommon(network), network);
   await Promise.all([reader.store.open(), keepJumpAnalyses(), runStepsInBursts()]);

@@ -1,0 +1,77 @@
+/**
+ * MLOAD, CALLDATALOAD and SLOAD without the library's hex text (docs/rpc-workers.md, "Calls"):
+ * @ethereumjs/evm turns each loaded word into a bigint through hex text, and SLOAD's key into bytes
+ * through hex text and a padding copy, twice (its gas handler, then its handler): about a twentieth of
+ * a worker's time for a token's balanceOf. Here the words go through 64-bit limbs (words.ts), and SLOAD's
+ * key is made once for its gas handler and its handler. Each does what the library's does otherwise:
+ * the same stack, memory growth, storage reads, warm slots, gas and errors. SLOAD's gas is the
+ * library's own under stateless (Verkle, binary-tree) access rules.
+ */
+import { swapOpcode, type GasHandler } from './opcodeSwaps.ts';
+import { wordBytes, wordOf } from './words.ts';
+
+interface Common { isActivatedEIP(eip: number): boolean; param(name: string): bigint }
+interface RunState {
+  readonly stack: { pop(): bigint; push(value: bigint): void; peek(): bigint[] };
+  readonly memory: { read(offset: number, size: number, avoidCopy?: boolean): Uint8Array };
+  readonly interpreter: {
+    getCallDataSize(): bigint;
+    getCallData(): Uint8Array;
+    getAddress(): { readonly bytes: Uint8Array };
+    storageLoad(key: Uint8Array): Promise<Uint8Array>;
+    readonly journal: { isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean; addWarmedStorage(address: Uint8Array, slot: Uint8Array): void };
+  };
+}
+
+/** MLOAD. */
+function mload(runState: RunState): void {
+  const pos = runState.stack.pop();
+  runState.stack.push(wordOf(runState.memory.read(Number(pos), 32, true)));
+}
+
+/** CALLDATALOAD: the 32 bytes at the offset, zeros past the end of the data. */
+function calldataload(runState: RunState): void {
+  const pos = runState.stack.pop();
+  if (pos > runState.interpreter.getCallDataSize()) return runState.stack.push(0n);
+  const i = Number(pos);
+  runState.stack.push(wordOf(runState.interpreter.getCallData().subarray(i, i + 32), true));
+}
+
+/** The key SLOAD's gas handler made, for its handler (the next thing to run); taken once. */
+let made: { readonly key: bigint; readonly bytes: Uint8Array } | undefined;
+
+function keyBytes(key: bigint): Uint8Array {
+  const kept = made;
+  made = undefined;
+  return kept !== undefined && kept.key === key ? kept.bytes : wordBytes(key);
+}
+
+/** SLOAD. */
+async function sload(runState: RunState): Promise<void> {
+  const value = await runState.interpreter.storageLoad(keyBytes(runState.stack.pop()));
+  runState.stack.push(value.length ? wordOf(value) : 0n);
+}
+
+/** SLOAD's gas: EIP-2929's warm or cold read (the library's accessStorageEIP2929 without stateless rules). */
+function sloadGas(library: GasHandler): GasHandler {
+  const own = (runState: RunState, gas: bigint, common: Common): Promise<bigint> | bigint => {
+    if (common.isActivatedEIP(6800) || common.isActivatedEIP(7864)) return (library as typeof own)(runState, gas, common);
+    const key = runState.stack.peek()[0]!;
+    const bytes = wordBytes(key);
+    made = { key, bytes };
+    if (!common.isActivatedEIP(2929)) return gas;
+    const address = runState.interpreter.getAddress().bytes;
+    const journal = runState.interpreter.journal;
+    if (journal.isWarmedStorage(address, bytes)) return gas + common.param('warmstoragereadGas');
+    journal.addWarmedStorage(address, bytes);
+    return gas + common.param('coldsloadGas');
+  };
+  return own as GasHandler;
+}
+
+/** Makes every EVM this thread builds afterwards load words so (once: later calls change nothing). */
+export function loadWordsWithoutHex(): void {
+  swapOpcode({ opcode: 0x51, name: 'MLOAD', swap: () => ({ opHandler: mload }) });
+  swapOpcode({ opcode: 0x35, name: 'CALLDATALOAD', swap: () => ({ opHandler: calldataload }) });
+  swapOpcode({ opcode: 0x54, name: 'SLOAD', swap: (library) => ({ opHandler: sload, gasHandler: library.gasHandler && sloadGas(library.gasHandler) }) });
+}
