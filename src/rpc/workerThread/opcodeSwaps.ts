@@ -1,19 +1,16 @@
 /**
- * Opcodes of the workers' EVMs replaced by the worker's own versions (docs/rpc-workers.md, "Calls"):
- * `EVM.prototype.getActiveOpcodes` builds every EVM's opcode table (at its creation and at each hardfork
- * change); each swap is applied to the table it built. An EVM given its own opcodes keeps them, and an
- * entry is swapped only while it is the library's opcode of that name.
+ * Opcode handlers and gas handlers of the workers' EVMs replaced by the worker's own (docs/rpc-workers.md,
+ * "Calls"): `EVM.prototype.getActiveOpcodes` builds every EVM's opcode table (at its creation and at each
+ * hardfork change), and each swap is applied to the table it built. An EVM given its own opcodes keeps
+ * them, and an entry is swapped only while it is the library's opcode of that name.
  */
 import { EVM } from '@ethereumjs/evm';
 
 /** An opcode's handler and gas handler, by the library's signatures (each swap names its run state's parts). */
 export type OpHandler = (runState: never, common: never) => unknown;
 export type GasHandler = (runState: never, gas: bigint, common: never) => Promise<bigint> | bigint;
-interface OpcodeEntry {
-  readonly opcodeInfo: { readonly name: string };
-  readonly opHandler: OpHandler;
-  readonly gasHandler?: GasHandler;
-}
+
+interface OpcodeEntry { readonly opcodeInfo: { readonly name: string }; readonly opHandler: OpHandler; readonly gasHandler?: GasHandler }
 interface Opcodes {
   _opcodeMap: OpcodeEntry[];
   _handlers: Map<number, OpHandler>;
@@ -22,34 +19,43 @@ interface Opcodes {
   getActiveOpcodes(): unknown;
 }
 
-/** A swap: the opcode, its name in the library's table, and what replaces its handler, its gas handler or both (given the library's entry). */
-export interface OpcodeSwap {
-  readonly opcode: number;
-  readonly name: string;
-  swap(library: { readonly opHandler: OpHandler; readonly gasHandler?: GasHandler }): { opHandler?: OpHandler; gasHandler?: GasHandler };
-}
+type Part = 'opHandler' | 'gasHandler';
+interface Swap { readonly opcode: number; readonly name: string; readonly part: Part; make(library: never): OpHandler | GasHandler }
 
-const swaps = new Map<number, OpcodeSwap>();
+/** The swaps, by opcode and part: the first of each stays. */
+const swaps = new Map<string, Swap>();
 let patched = false;
 
-/** Makes every EVM this thread builds afterwards use `swap` (once per opcode: later calls change nothing). */
-export function swapOpcode(swap: OpcodeSwap): void {
-  if (!swaps.has(swap.opcode)) swaps.set(swap.opcode, swap);
+/** Makes every EVM this thread builds afterwards run `make(the library's handler)` as the handler of `opcode`, named `name`. */
+export function swapHandler(opcode: number, name: string, make: (library: OpHandler) => OpHandler): void {
+  add({ opcode, name, part: 'opHandler', make });
+}
+
+/** Makes every EVM this thread builds afterwards run `make(the library's gas handler)` as the gas handler of `opcode`, named `name` (an opcode with dynamic gas). */
+export function swapGasHandler(opcode: number, name: string, make: (library: GasHandler) => GasHandler): void {
+  add({ opcode, name, part: 'gasHandler', make });
+}
+
+function add(swap: Swap): void {
+  const key = `${swap.opcode}.${swap.part}`;
+  if (!swaps.has(key)) swaps.set(key, swap);
   if (patched) return;
   patched = true;
   const proto = EVM.prototype as unknown as Opcodes;
   const active = proto.getActiveOpcodes;
   proto.getActiveOpcodes = function (this: Opcodes) {
     const opcodes = active.call(this);
-    if (this._customOpcodes !== undefined) return opcodes;
-    for (const { opcode, name, swap: replace } of swaps.values()) {
-      const entry = this._opcodeMap[opcode];
-      if (entry?.opcodeInfo.name !== name) continue;
-      const { opHandler, gasHandler } = replace(entry);
-      this._opcodeMap[opcode] = { ...entry, ...(opHandler ? { opHandler } : {}), ...(gasHandler ? { gasHandler } : {}) };
-      if (opHandler) this._handlers.set(opcode, opHandler);
-      if (gasHandler) this._dynamicGasHandlers.set(opcode, gasHandler);
-    }
+    if (this._customOpcodes === undefined) for (const s of swaps.values()) apply(this, s);
     return opcodes;
   };
+}
+
+function apply(table: Opcodes, { opcode, name, part, make }: Swap): void {
+  const entry = table._opcodeMap[opcode];
+  const library = entry?.[part];
+  if (entry?.opcodeInfo.name !== name || library === undefined) return;
+  const own = make(library as never);
+  table._opcodeMap[opcode] = { ...entry, [part]: own };
+  if (part === 'opHandler') table._handlers.set(opcode, own as OpHandler);
+  else table._dynamicGasHandlers.set(opcode, own as GasHandler);
 }

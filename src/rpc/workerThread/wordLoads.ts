@@ -7,7 +7,7 @@
  * the same stack, memory growth, storage reads, warm slots, gas and errors. SLOAD's gas is the
  * library's own under stateless (Verkle, binary-tree) access rules.
  */
-import { swapOpcode, type GasHandler } from './opcodeSwaps.ts';
+import { swapGasHandler, swapHandler, type GasHandler, type OpHandler } from './opcodeSwaps.ts';
 import { wordBytes, wordOf } from './words.ts';
 
 interface Common { isActivatedEIP(eip: number): boolean; param(name: string): bigint }
@@ -71,7 +71,8 @@ function sloadGas(library: GasHandler): GasHandler {
 
 /** Makes every EVM this thread builds afterwards load words so (once: later calls change nothing). */
 export function loadWordsWithoutHex(): void {
-  swapOpcode({ opcode: 0x51, name: 'MLOAD', swap: () => ({ opHandler: mload }) });
-  swapOpcode({ opcode: 0x35, name: 'CALLDATALOAD', swap: () => ({ opHandler: calldataload }) });
-  swapOpcode({ opcode: 0x54, name: 'SLOAD', swap: (library) => ({ opHandler: sload, gasHandler: library.gasHandler && sloadGas(library.gasHandler) }) });
+  swapHandler(0x51, 'MLOAD', () => mload as OpHandler);
+  swapHandler(0x35, 'CALLDATALOAD', () => calldataload as OpHandler);
+  swapHandler(0x54, 'SLOAD', () => sload as OpHandler);
+  swapGasHandler(0x54, 'SLOAD', sloadGas);
 }

@@ -6,7 +6,7 @@
  * which the memory copies: the same 32 bytes at the same offset, the same memory growth and errors.
  * The gas is the library's (MSTORE's own entry keeps its gas handler).
  */
-import { swapOpcode } from './opcodeSwaps.ts';
+import { swapHandler, type OpHandler } from './opcodeSwaps.ts';
 import { writeWord } from './words.ts';
 
 interface RunState {
@@ -26,5 +26,5 @@ function mstore(runState: RunState): void {
 
 /** Makes every EVM this thread builds afterwards store memory words so (once: later calls change nothing). */
 export function storeWordsUnpadded(): void {
-  swapOpcode({ opcode: 0x52, name: 'MSTORE', swap: () => ({ opHandler: mstore }) });
+  swapHandler(0x52, 'MSTORE', () => mstore as OpHandler);
 }

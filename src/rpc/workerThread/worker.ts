@@ -20,6 +20,7 @@ import { keepJumpAnalyses } from './jumpAnalysis.ts';
 import { runStepsInBursts } from './stepBursts.ts';
 import { storeWordsUnpadded } from './wordStores.ts';
 import { loadWordsWithoutHex } from './wordLoads.ts';
+import { chargeMemoryAtOnce } from './memoryGas.ts';
 import { encodeAccountsInOnePass } from './accountEncoding.ts';
 import { workerMethods } from '../modules/workerMethods.ts';
 import { ReceivedPendingBlocks } from './pendingBlocks.ts';
@@ -31,6 +32,7 @@ export async function serveRpcWorker(): Promise<void> {
   const network = NETWORKS[init.network];
   storeWordsUnpadded();
   loadWordsWithoutHex();
+  chargeMemoryAtOnce();
   encodeAccountsInOnePass();
   const reader = new ChainReader(new ChainStore(init.dataDir), createChainCommon(network), network);
   await Promise.all([reader.store.open(), keepJumpAnalyses(), runStepsInBursts()]);
