@@ -15,6 +15,7 @@
  * does `keepReadsWithin` once more than its bound were kept.
  */
 import type { Common } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
 import { Caches, type AccountCache, type CodeCache, type StorageCache } from '@ethereumjs/statemanager';
 import { bytesToUnprefixedHex, ValueEncoding, type Account, type Address, type DB } from '@ethereumjs/util';
 import { BatchedStateManager, BatchedTrie } from './stateTrie.ts';
@@ -64,10 +65,13 @@ export class CallStateManager extends BatchedStateManager {
     return account;
   }
 
+  // A cached code or slot is answered here as the library answers it (a second cache lookup otherwise: 2–3 % of a balanceOf call).
   override async getCode(address: Address): Promise<Uint8Array> {
     const cache = this._caches!.code as CodeCache & Noted<unknown>;
+    const cached = cache.get(address);
+    if (cached !== undefined) return cached.code ?? new Uint8Array(0);
     const id = bytesToUnprefixedHex(address.bytes);
-    const unnoted = cache.get(address) === undefined && cache._checkpoints > 0 && !cache._diffCache[cache._checkpoints]!.has(id);
+    const unnoted = cache._checkpoints > 0 && !cache._diffCache[cache._checkpoints]!.has(id);
     const code = await super.getCode(address);
     // The library caches no code for an account that is missing or has none.
     if (unnoted && cache._diffCache[cache._checkpoints]!.has(id)) this.#keep(cache, id, cache.get(address));
@@ -76,9 +80,11 @@ export class CallStateManager extends BatchedStateManager {
 
   override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
     const cache = this._caches!.storage as StorageCache & Noted<SlotNotes>;
+    const cached = key.length === 32 ? cache.get(address, key) : undefined;
+    if (cached !== undefined) return RLP.decode(cached) as Uint8Array;
     const id = bytesToUnprefixedHex(address.bytes);
     const slot = bytesToUnprefixedHex(key);
-    const unnoted = !this.#cleared.has(id) && cache.get(address, key) === undefined && cache._checkpoints > 0
+    const unnoted = !this.#cleared.has(id) && cache._checkpoints > 0
       && !cache._diffCache[cache._checkpoints]!.get(id)?.has(slot);
     const value = await super.getStorage(address, key);
     const noted = cache._checkpoints > 0 ? cache._diffCache[cache._checkpoints]!.get(id) : undefined;

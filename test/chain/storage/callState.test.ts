@@ -4,7 +4,7 @@
  * call cleared its account's storage is not kept; past the bound the caches are emptied between calls;
  * a new root forgets what was kept.
  */
-import { Caches } from '@ethereumjs/statemanager';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bytesToHex, hexToBytes, MapDB, setLengthLeft } from '@ethereumjs/util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -68,6 +68,33 @@ Kept('what a call read is kept and what it wrote is not: the next call reads wit
     assert.equal(await sm.getCode(A), CODE);
     assert.is(await sm.getAccount(new Address(hexToBytes('0x00000000000000000000000000000000000000dd'))), undefined);
   });
+});
+
+Kept('a slot or code the caches hold is answered without the library\'s reads, the same as they answer it; a short key is still refused', async () => {
+  const { db, first } = await twoRoots();
+  const sm = callStateManagerAt(db, first, undefined as never);
+  await call(sm, async () => {
+    await sm.getStorage(A, SLOT);
+    await sm.getCode(A);
+  });
+  const library = MerkleStateManager.prototype;
+  const reads = { storage: 0, code: 0 };
+  const { getStorage, getCode } = library;
+  library.getStorage = function (this: MerkleStateManager, ...args) { reads.storage++; return getStorage.apply(this, args); };
+  library.getCode = function (this: MerkleStateManager, ...args) { reads.code++; return getCode.apply(this, args); };
+  try {
+    await call(sm, async () => {
+      assert.equal(await sm.getStorage(A, SLOT), Uint8Array.of(7));
+      assert.equal(await sm.getCode(A), CODE);
+      await sm.putStorage(A, SLOT, new Uint8Array(0));
+      assert.equal(await sm.getStorage(A, SLOT), new Uint8Array(0));
+    });
+    assert.equal(reads, { storage: 0, code: 0 });
+    const refused = await sm.getStorage(A, SLOT.subarray(1)).then(() => undefined, (err: Error) => err.message);
+    assert.match(refused ?? '', /32 bytes/);
+  } finally {
+    Object.assign(library, { getStorage, getCode });
+  }
 });
 
 Kept('reads inside a nested frame, committed or reverted, are kept as well', async () => {
