@@ -209,12 +209,31 @@ class NoSlots extends Set<string> {
 const NO_SLOTS: Set<string> = new NoSlots();
 
 /**
+ * A call's always-warm addresses (the journal's `alwaysWarmJournal`: unprefixed hex address to its warm
+ * slots): its own, over the precompiles' part, which it reads through instead of copying. The journal
+ * only asks it `has`, `get` and `set`.
+ */
+class WarmAddresses extends Map<string, Set<string>> {
+  constructor(private readonly precompiles: ReadonlyMap<string, Set<string>>) {
+    super();
+  }
+
+  override has(address: string): boolean {
+    return super.has(address) || this.precompiles.has(address);
+  }
+
+  override get(address: string): Set<string> | undefined {
+    return super.get(address) ?? this.precompiles.get(address);
+  }
+}
+
+/**
  * The EIP-2929/3651 warm set a transaction starts with, so a call costs what the transaction will, over
  * an empty journal. (The library's `journal.cleanup()` would also delete, in this call's state, the
  * empty accounts the previous call touched: reading each of them again, and making a call depend on
- * the one before it.) The set is written as the journal's `addAlwaysWarmAddress` and `addAlwaysWarmSlot`
- * write it (unprefixed hex address to its slots), from a copy of the precompiles' part made once: adding
- * them one by one, each address checked as hex text, was 2–3 % of a balanceOf call (docs/rpc-workers.md, "Calls").
+ * the one before it.) The set holds what the journal's `addAlwaysWarmAddress` and `addAlwaysWarmSlot`
+ * would write, over the precompiles' part made once: adding the precompiles one by one, each address
+ * checked as hex text, then copying them, was 2–4 % of a balanceOf call (docs/rpc-workers.md, "Calls").
  */
 function warmLikeRunTx(vm: VM, caller: Address, req: CallRequest, coinbase: Uint8Array): void {
   const journal = vm.evm.journal as unknown as { cleanJournal(): void; alwaysWarmJournal: Map<string, Set<string>>; accessList?: unknown; preimages?: unknown };
@@ -222,9 +241,9 @@ function warmLikeRunTx(vm: VM, caller: Address, req: CallRequest, coinbase: Uint
   delete journal.accessList;
   delete journal.preimages;
   const precompiles = vm.evm.precompiles;
-  let template = PRECOMPILES_WARM.get(precompiles);
-  if (!template) PRECOMPILES_WARM.set(precompiles, (template = new Map([...precompiles.keys()].map((a) => [a.startsWith('0x') ? a.slice(2) : a, NO_SLOTS]))));
-  const warm = new Map(template);
+  let part = PRECOMPILES_WARM.get(precompiles);
+  if (!part) PRECOMPILES_WARM.set(precompiles, (part = new Map([...precompiles.keys()].map((a) => [a.startsWith('0x') ? a.slice(2) : a, NO_SLOTS]))));
+  const warm = new WarmAddresses(part);
   journal.alwaysWarmJournal = warm;
   const address = (bytes: Uint8Array) => {
     const hex = bytesToUnprefixedHex(bytes);
