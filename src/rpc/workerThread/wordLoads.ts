@@ -1,18 +1,23 @@
 /**
- * MLOAD, CALLDATALOAD and SLOAD without the library's hex text (docs/rpc-workers.md, "Calls"):
- * @ethereumjs/evm turns each loaded word into a bigint through hex text, and SLOAD's key into bytes
- * through hex text and a padding copy, twice (its gas handler, then its handler): about a twentieth of
- * a worker's time for a token's balanceOf. Here the words go through 64-bit limbs (words.ts), and SLOAD's
- * key is made once for its gas handler and its handler. Each does what the library's does otherwise:
- * the same stack, memory growth, storage reads, warm slots, gas and errors. SLOAD's gas is the
- * library's own under stateless (Verkle, binary-tree) access rules.
+ * MLOAD, CALLDATALOAD, SLOAD and KECCAK256 without the library's hex text (docs/rpc-workers.md, "Calls"):
+ * @ethereumjs/evm turns each loaded word (and each hash) into a bigint through hex text, and SLOAD's key
+ * into bytes through hex text and a padding copy, twice (its gas handler, then its handler): about a
+ * twentieth of a worker's time for a token's balanceOf. Here the words go through 64-bit limbs (words.ts),
+ * and SLOAD's key is made once for its gas handler and its handler. Each does what the library's does
+ * otherwise: the same stack, memory growth, storage reads, warm slots, hashes, gas and errors. SLOAD's gas
+ * is the library's own under stateless (Verkle, binary-tree) access rules, KECCAK256 the library's own
+ * without the chain's hash function (src/chain/execution/common.ts gives it one).
  */
 import { swapGasHandler, swapHandler, type GasHandler, type OpHandler } from './opcodeSwaps.ts';
 import { wordBytes, wordOf } from './words.ts';
 
-interface Common { isActivatedEIP(eip: number): boolean; param(name: string): bigint }
+interface Common {
+  isActivatedEIP(eip: number): boolean;
+  param(name: string): bigint;
+  readonly customCrypto: { readonly keccak256?: (data: Uint8Array) => Uint8Array };
+}
 interface RunState {
-  readonly stack: { pop(): bigint; push(value: bigint): void; peek(): bigint[] };
+  readonly stack: { pop(): bigint; popN(n: number): bigint[]; push(value: bigint): void; peek(): bigint[] };
   readonly memory: { read(offset: number, size: number, avoidCopy?: boolean): Uint8Array };
   readonly interpreter: {
     getCallDataSize(): bigint;
@@ -35,6 +40,18 @@ function calldataload(runState: RunState): void {
   if (pos > runState.interpreter.getCallDataSize()) return runState.stack.push(0n);
   const i = Number(pos);
   runState.stack.push(wordOf(runState.interpreter.getCallData().subarray(i, i + 32), true));
+}
+
+/** KECCAK256 (a copy of the memory hashed, as the library hashes it). */
+function keccak(library: OpHandler): OpHandler {
+  const own = (runState: RunState, common: Common): void => {
+    const hash = common.customCrypto.keccak256;
+    if (hash === undefined) return (library as typeof own)(runState, common);
+    const [offset, length] = runState.stack.popN(2) as [bigint, bigint];
+    const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length));
+    runState.stack.push(wordOf(hash(data)));
+  };
+  return own as OpHandler;
 }
 
 /** The key SLOAD's gas handler made, for its handler (the next thing to run); taken once. */
@@ -75,4 +92,5 @@ export function loadWordsWithoutHex(): void {
   swapHandler(0x35, 'CALLDATALOAD', () => calldataload as OpHandler);
   swapHandler(0x54, 'SLOAD', () => sload as OpHandler);
   swapGasHandler(0x54, 'SLOAD', sloadGas);
+  swapHandler(0x20, 'KECCAK256', keccak);
 }

@@ -1,7 +1,7 @@
 /**
- * MLOAD, CALLDATALOAD and SLOAD without hex text (src/rpc/workerThread/wordLoads.ts): programs loading
- * words (aligned and not, past the memory or the data, stored values of every length, cold and warm
- * slots, out of gas, stack underflow) end with the same return value, gas and error in an EVM made
+ * MLOAD, CALLDATALOAD, SLOAD and KECCAK256 without hex text (src/rpc/workerThread/wordLoads.ts): programs
+ * loading words (aligned and not, past the memory or the data, stored values of every length, cold and warm
+ * slots, hashes of no bytes, of words and of odd lengths, out of gas, stack underflow) end with the same return value, gas and error in an EVM made
  * before the change, in one made after it, and in one running opcodes in bursts (stepBursts.ts).
  */
 import { suite } from 'uvu';
@@ -39,6 +39,10 @@ const PROGRAMS: Record<string, { code: string; gas?: bigint }> = {
   sloadUnderflow: { code: '0x54' },
   // 2,100 for the cold read: out of gas in its dynamic gas.
   sloadOutOfGas: { code: '0x600354', gas: 2_000n },
+  // Ones at 0x20; hashes of 0 bytes, of 0 bytes far out, of the 32 ones, of 33 bytes from 0x1f, of 64 and of 5 from 0x30.
+  keccak: { code: `0x${push32('ff'.repeat(32))}602052${['60006000', '60006affffffffffffffffffffff', '60206020', '6021601f', '60406000', '60056030']
+    .map((p, i) => `${p}20${push32((0x200 + i * 32).toString(16))}52`).join('')}60c0610200f3` },
+  keccakUnderflow: { code: '0x600120' },
 };
 
 interface Outcome { returnValue: string; gasUsed: bigint; error?: string }
@@ -72,7 +76,7 @@ Loads('every program ends the same with the library\'s loads, with the worker\'s
   const bursts = await runAll(await newEvm());
   assert.equal(after, before);
   assert.equal(bursts, before);
-  for (const op of [0x35, 0x51, 0x54]) assert.is.not(handler(swapped, op).opHandler, handler(library, op).opHandler);
+  for (const op of [0x20, 0x35, 0x51, 0x54]) assert.is.not(handler(swapped, op).opHandler, handler(library, op).opHandler);
   assert.is.not(handler(swapped, 0x54).gasHandler, handler(library, 0x54).gasHandler);
   // The programs do what their names say.
   const words = (name: string) => before[name]!.returnValue.slice(2).match(/.{64}/g)!;
@@ -80,9 +84,12 @@ Loads('every program ends the same with the library\'s loads, with the worker\'s
   assert.is(words('calldataload')[3], `${bytesToHex(CALL_DATA.subarray(20)).slice(2)}${'00'.repeat(12)}`);
   assert.equal(words('calldataload').slice(5), ['00'.repeat(32), '00'.repeat(32), '00'.repeat(32)]);
   assert.equal(words('sload').slice(0, 5), SLOTS.map(([, v]) => v.padStart(64, '0')).concat('00'.repeat(32)));
+  assert.is(words('keccak')[0], 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
+  assert.is(words('keccak')[1], words('keccak')[0]);
   assert.is(before.sloadOutOfGas!.error, 'out of gas');
   assert.is(before.mloadUnderflow!.error, 'stack underflow');
   assert.is(before.sloadUnderflow!.error, 'stack underflow');
+  assert.is(before.keccakUnderflow!.error, 'stack underflow');
 });
 
 Loads.run();
