@@ -216,12 +216,14 @@ export class BatchedStateManager extends MerkleStateManager {
     return elem.accountRLP !== undefined ? this.accountFrom(elem.accountRLP) : undefined;
   }
 
-  override async putAccount(address: Address, account?: Account): Promise<void> {
+  override putAccount(address: Address, account?: Account): Promise<void> {
     this.#written?.add(address);
-    await super.putAccount(address, account);
+    // The library's putAccount writes the cache before it returns (its body awaits nothing then).
+    const done = super.putAccount(address, account);
     const rlp = account && this._caches?.account?.get(address)?.accountRLP;
     // A copy: the caller may change its account afterwards.
     if (rlp !== undefined) this.#decoded.set(rlp, new Account(account!.nonce, account!.balance, account!.storageRoot, account!.codeHash));
+    return done;
   }
 
   override deleteAccount(address: Address): Promise<void> {
