@@ -92,8 +92,16 @@ export class JsonStream {
 }
 
 /**
+ * Replies with text results shorter than this (in UTF-16 units) are one string: Node writes an HTTP
+ * reply's head and a string body in one write, a Buffer body as a second chunk of a writev
+ * (docs/rpc-workers.md, "Calls").
+ */
+const ONE_STRING_BELOW = 64 * 1024;
+
+/**
  * A reply (a response, a batch of them, or a notification) as JSON: a string, or when a result is
- * a JsonArrayText, the UTF-8 bytes with its items copied in ({"jsonrpc","id","result"} as stringified).
+ * a JsonText or JsonArrayText, its text spliced in ({"jsonrpc","id","result"} as stringified): a
+ * string when short, else the UTF-8 bytes with the pieces copied in.
  */
 export function replyJson(reply: unknown): string | Buffer {
   const replies = Array.isArray(reply) ? reply : [reply];
@@ -117,7 +125,9 @@ export function replyJson(reply: unknown): string | Buffer {
     pieces.push(']}');
   });
   if (Array.isArray(reply)) pieces.push(']');
-  return utf8(pieces);
+  let length = 0;
+  for (const p of pieces) length += p.length;
+  return length < ONE_STRING_BELOW ? pieces.join('') : utf8(pieces);
 }
 
 const hasText = (r: unknown): r is { id: unknown; result: JsonArrayText | JsonText } => {

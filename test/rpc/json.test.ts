@@ -35,10 +35,14 @@ Json('a text result is spliced into the envelope: the bytes JSON.stringify gives
   const result = new JsonArrayText([logJson(LOG), logJson(OTHER, true)]);
   for (const id of [1, 'ü-id', null, (parseJson('{"id":123456789012345678901,"method":"m"}') as { id: unknown }).id]) {
     const reply = { jsonrpc: '2.0', id, result };
-    const out = replyJson(reply);
-    assert.ok(Buffer.isBuffer(out));
+    // Short: one string (Node writes it with the HTTP head in one write).
+    assert.type(replyJson(reply), 'string');
     assert.is(text(reply), plain(reply));
   }
+  // Long: the UTF-8 bytes, pieces copied in.
+  const long = { jsonrpc: '2.0', id: 'ü', result: new JsonArrayText(Array.from({ length: 400 }, (_, i) => logJson({ ...LOG, logIndex: i }))) };
+  assert.ok(Buffer.isBuffer(replyJson(long)));
+  assert.is(text(long), plain(long));
   assert.is(text({ jsonrpc: '2.0', id: 1, result: new JsonArrayText([]) }), '{"jsonrpc":"2.0","id":1,"result":[]}');
 });
 
