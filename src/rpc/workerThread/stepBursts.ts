@@ -3,7 +3,7 @@
  * interpreter awaits every step, as an async function, even an ADD: for a token's balanceOf (about
  * 200 steps) that was a third of the worker's time and two fifths of what it allocated. Here a step
  * runs the following opcodes too, each as the library's own step does it (its dynamic gas, awaited when
- * it has some, the invalid-opcode check, the gas, the program counter, the handler, awaited when it is
+ * its gas handler answers with a promise, the invalid-opcode check, the gas, the program counter, the handler, awaited when it is
  * asynchronous): a run of opcodes with a fixed cost and a synchronous handler takes no await at all, and
  * the library's loop takes one turn per burst. A burst hands back to the library's loop before a jump the
  * code has not been analysed for yet (the loop makes the analysis on meeting the first), at the end of
@@ -99,7 +99,7 @@ async function runAwaited(interp: Interpreter, entry: OpcodeEntry): Promise<void
     const info = next.opcodeInfo;
     let gas = info.feeBigInt;
     if (info.dynamicGas) {
-      // A gas handler of the worker's own (wordLoads.ts) answers at once: no turn taken for it.
+      // The worker's own gas handlers (memoryGas.ts, wordLoads.ts) answer at once: no turn taken for them.
       const dynamic = next.gasHandler!(state, gas, interp.common);
       gas = typeof dynamic === 'bigint' ? dynamic : await dynamic;
     }
