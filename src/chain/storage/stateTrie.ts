@@ -27,6 +27,13 @@ type Write = KeyPath<Uint8Array | undefined>;
 
 const isPresent = (item: RawItem) => Array.isArray(item) || item.length > 0;
 
+/**
+ * Hashed keys by key (hex): a block's accounts (its senders, recipients, coinbase) and slots are hashed
+ * at each read and write of them, and again by the next blocks. Never changed (a key's hash is fixed).
+ */
+const HASHED_KEYS = 4_096;
+const hashedKeys = new Lru<string, Uint8Array>(HASHED_KEYS);
+
 /** Trie nodes kept decoded, by hash (hex); never changed once made (updates build new nodes). */
 const DECODED_NODES = 1_024;
 const decodedNodes = new Lru<string, RawNode>(DECODED_NODES);
@@ -142,6 +149,15 @@ export class BatchedTrie extends MerklePatriciaTrie {
 
   get hasWrites(): boolean {
     return this.#writes.size > 0;
+  }
+
+  /** The library's key hashing (keccak256 here), each key's hash kept in HASHED_KEYS; its copy of each hash is skipped too. */
+  override appliedKey(key: Uint8Array): Uint8Array {
+    if (!this._opts.useKeyHashing || this._opts.useKeyHashingFunction !== keccak256) return super.appliedKey(key);
+    const id = hex(key);
+    let hashed = hashedKeys.get(id);
+    if (!hashed) hashedKeys.set(id, (hashed = keccak256(key)));
+    return hashed;
   }
 
   override async put(key: Uint8Array, value: Uint8Array | null, skipKeyTransform = false): Promise<void> {
