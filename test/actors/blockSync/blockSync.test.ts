@@ -163,6 +163,19 @@ BlockSync('a peer that answers garbage is reported and its batch is asked of the
   }
 });
 
+BlockSync('a peer that answers more blocks than asked for is reported and the blocks are asked of another', async () => {
+  const more = (start: bigint) => blocks.slice(Number(start) - 1, Number(start) + SYNC_BATCH).map((b) => RLP.decode(encodeBlock(b)));
+  const j = await joiner({ target: blocks, greedy: more });
+  try {
+    j.sync.ref.tell({ type: 'peer.status', peer: 'greedy', status: statusOf(blocks) });
+    j.sync.ref.tell({ type: 'peer.status', peer: 'target', status: statusOf(blocks, source.reader.head().totalDifficulty + 1n) });
+    await waitUntil(() => headNumber(j) === HEIGHT, { what: `the joiner at #${HEIGHT}`, timeoutMs: 60_000 });
+    assert.ok(j.reports.length > 0 && j.reports.every(([peer, event]) => peer === 'greedy' && event === 'unexpectedMessages'), 'only the greedy peer reported');
+  } finally {
+    await j.stop();
+  }
+});
+
 BlockSync('a block from the target that does not verify stops the sync at its parent and reports the target', async () => {
   // Block 200 claims another state root (and is sealed for it): its proof holds, its execution does not.
   const bad = blocks[199]!;
