@@ -6,9 +6,9 @@
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { bytesToHex, type Account, type Address, type DB } from '@ethereumjs/util';
+import type { Account, Address, DB } from '@ethereumjs/util';
 import { decodeBody, decodeReceipts, makeBlock, storedBlockEncoding, type Block, type StoredReceipt } from './codec/block.ts';
-import { toBig } from './codec/bytes.ts';
+import { hex, toBig } from './codec/bytes.ts';
 import { stateManagerAt } from './execution/blockRunner.ts';
 import { decodeFullHeader, type BlockHeader } from './codec/header.ts';
 import type { Network } from './execution/networks.ts';
@@ -69,20 +69,20 @@ export class ChainReader {
   /** Only the chain writer calls this, after the head's batch is on disk. */
   publishHead(head: HeadInfo): void {
     this.#head = Object.freeze(head);
-    const block = this.#blocks.get(bytesToHex(head.hash));
-    this.#headTxs = block && { block: block.hash, index: new Map(block.txs.map((tx, i) => [bytesToHex(tx.hash()), i])) };
+    const block = this.#blocks.get(hex(head.hash));
+    this.#headTxs = block && { block: block.hash, index: new Map(block.txs.map((tx, i) => [hex(tx.hash()), i])) };
   }
 
   /** Only the chain writer calls this, after a rewind deleted the block: cached copies go too. */
   forget(blockHash: Uint8Array): void {
-    const key = bytesToHex(blockHash);
+    const key = hex(blockHash);
     this.#headers.delete(key);
     this.#blocks.delete(key);
     this.#receipts.delete(key);
   }
 
   async getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
-    const key = bytesToHex(hash);
+    const key = hex(hash);
     const cached = this.#headers.get(key);
     if (cached) return cached;
     const raw = await this.store.headers.get(hash);
@@ -93,7 +93,7 @@ export class ChainReader {
   }
 
   async getBlock(hash: Uint8Array): Promise<Block | undefined> {
-    const key = bytesToHex(hash);
+    const key = hex(hash);
     const cached = this.#blocks.get(key);
     if (cached) return cached;
     // Concurrent misses (a batch of receipts from one block) share one decode.
@@ -114,7 +114,7 @@ export class ChainReader {
 
   /** The chain writer hands over each block it stored, already decoded, and its receipts (both immutable). */
   remember(block: Block, receipts?: StoredReceipt[]): void {
-    const key = bytesToHex(block.hash);
+    const key = hex(block.hash);
     this.#blocks.set(key, block);
     this.#headers.set(key, block.header);
     if (receipts) this.#receipts.set(key, receipts);
@@ -147,11 +147,11 @@ export class ChainReader {
 
   async isCanonical(hash: Uint8Array, number: bigint): Promise<boolean> {
     const canon = await this.canonicalHash(number);
-    return canon !== undefined && bytesToHex(canon) === bytesToHex(hash);
+    return canon !== undefined && hex(canon) === hex(hash);
   }
 
   async getReceipts(blockHash: Uint8Array): Promise<StoredReceipt[] | undefined> {
-    const key = bytesToHex(blockHash);
+    const key = hex(blockHash);
     const cached = this.#receipts.get(key);
     if (cached) return cached;
     const raw = await this.store.receipts.get(blockHash);
@@ -168,7 +168,7 @@ export class ChainReader {
 
   /** Where a canonical transaction sits, or undefined if it is not on the canonical chain. */
   async txLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
-    const inHead = this.#headTxs?.index.get(bytesToHex(txHash));
+    const inHead = this.#headTxs?.index.get(hex(txHash));
     if (inHead !== undefined) return { blockHash: this.#headTxs!.block, index: inHead };
     const raw = await this.store.txloc.get(txHash);
     if (!raw) return undefined;
@@ -202,7 +202,7 @@ export class ChainReader {
    * check of each sender, balance and nonce polls) walk no trie.
    */
   rememberAccounts(stateRoot: Uint8Array, accounts: ReadonlyMap<string, Account | undefined>): void {
-    const known = this.#accountsAt(bytesToHex(stateRoot));
+    const known = this.#accountsAt(hex(stateRoot));
     for (const [id, account] of accounts) known.set(id, Promise.resolve(account));
   }
 
@@ -212,7 +212,7 @@ export class ChainReader {
    * sender at a new head builds none (docs/performance.md, "What was cut").
    */
   accountAt(stateRoot: Uint8Array, address: Address): Promise<Account | undefined> {
-    const key = bytesToHex(stateRoot);
+    const key = hex(stateRoot);
     const accounts = this.#accountsAt(key);
     const id = address.toString();
     return accounts.get(id) ?? this.#readAccount(this.#stateAt(key, stateRoot), accounts, id, address);
@@ -223,7 +223,7 @@ export class ChainReader {
    * getCode, getStorage, proofs). Executions that write use their own state manager.
    */
   stateAt(stateRoot: Uint8Array): MerkleStateManager {
-    return this.#stateAt(bytesToHex(stateRoot), stateRoot);
+    return this.#stateAt(hex(stateRoot), stateRoot);
   }
 
   #stateAt(key: string, stateRoot: Uint8Array): MerkleStateManager {

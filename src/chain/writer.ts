@@ -6,10 +6,10 @@
  * else calls it.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, bytesToHex, compareBytes, createAddressFromString, equalsBytes } from '@ethereumjs/util';
+import { Account, compareBytes, createAddressFromString, equalsBytes } from '@ethereumjs/util';
 import { targetFromDifficulty } from '../mergedmining/index.ts';
 import { encodeBody, encodeReceipts, makeBlock, type Block, type StoredReceipt } from './codec/block.ts';
-import { EMPTY, ZERO_HASH, uintBytes } from './codec/bytes.ts';
+import { EMPTY, hex, uintBytes, ZERO_HASH } from './codec/bytes.ts';
 import { encodeRlp } from './codec/rlp.ts';
 import {
   BlockRunner, InvalidBlockError, stateManagerAt, type ExecutionEnv, type ExecutionResult, type StateEdit,
@@ -206,7 +206,7 @@ export class ChainWriter {
       uncleCount: uncles.length, ummRoot: EMPTY, ...NO_SEAL,
     });
     const base = mergedMiningBaseHash(header);
-    this.#executions.set(bytesToHex(base), exec);
+    this.#executions.set(hex(base), exec);
     return Object.freeze({
       header, txs: exec.txs, uncles, hashForMergedMining: await this.hashForMergedMining(header, base),
       target: targetFromDifficulty(header.difficulty), rejected: exec.rejected, receipts: exec.receipts, stateDb: exec.overlay,
@@ -258,7 +258,7 @@ export class ChainWriter {
     await this.store.batch(pending.ops);
     this.reader.trieDb.remember(this.#pendingNodes);
     this.#pendingNodes.clear();
-    for (const block of pending.blocks.values()) this.reader.remember(block, pending.receipts.get(bytesToHex(block.hash)));
+    for (const block of pending.blocks.values()) this.reader.remember(block, pending.receipts.get(hex(block.hash)));
     for (const [stateRoot, accounts] of pending.accounts) this.reader.rememberAccounts(stateRoot, accounts);
     this.reader.publishHead(pending.head);
   }
@@ -303,12 +303,12 @@ export class ChainWriter {
     for (const op of ops) pending.ops.push(op);
     pending.blocks.set(block.header.number, block);
     pending.accounts.push([block.header.stateRoot, exec.accounts]);
-    pending.receipts.set(bytesToHex(block.hash), [...exec.receipts]);
+    pending.receipts.set(hex(block.hash), [...exec.receipts]);
     pending.head = newHead;
     this.#pending = pending;
     if (change.removed.length) this.#hasher.canonicalReplaced();
     this.#hasher.headExtended(block);
-    this.#executions.delete(bytesToHex(baseHash));
+    this.#executions.delete(hex(baseHash));
     // A reorg rewrites canonical entries that the blocks after it read from disk: it is written at once.
     if (!onHead) await this.flush();
     return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change } };
@@ -318,7 +318,7 @@ export class ChainWriter {
   private async validate(block: Block, parent: BlockHeader, baseHash: Uint8Array): Promise<ExecutionResult> {
     const h = block.header;
     await this.#validator.checkHeader(block, parent, baseHash);
-    const exec = this.#executions.get(bytesToHex(baseHash)) ?? await this.#runner.run(parent.stateRoot, {
+    const exec = this.#executions.get(hex(baseHash)) ?? await this.#runner.run(parent.stateRoot, {
       number: h.number, timestamp: h.timestamp, coinbase: h.coinbase, gasLimit: h.gasLimit, difficulty: h.difficulty,
       prevRandao: h.parentHash, minimumGasPrice: h.minimumGasPrice, uncles: block.uncles,
     }, block.txs, 'verify');

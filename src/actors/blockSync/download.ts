@@ -3,7 +3,8 @@
  * at a time spread over the peers that have them, handed to the chain actor in order, the batches
  * that have arrived and follow each other as one run of up to RUN_BLOCKS (the chain verifies every
  * block fully: proof, header rules, re-execution, and stores each run atomically). The first run is
- * one batch, so the head moves as soon as the first batch is in.
+ * one batch of FIRST_BATCH blocks, so the head moves as soon as it is in; while a run executes, the
+ * batches after it are already asked for (docs/network.md "Block sync").
  */
 import { equalsBytes } from '@ethereumjs/util';
 import { blockFromFields, type Block } from '../../chain/codec/block.ts';
@@ -18,6 +19,11 @@ const log = logger('sync');
 
 /** Blocks asked for per request. */
 export const SYNC_BATCH = 128;
+/**
+ * Blocks asked for by a download's first request: it arrives sooner than a full batch, so the first
+ * import (on code not yet optimised) starts and moves the head sooner while the batches after it arrive.
+ */
+export const FIRST_BATCH = 32;
 /**
  * Batch requests outstanding at once, spread over the peers that have the blocks; fewer than the eight
  * streams a peer accepts at once per protocol (p2p/host.ts), so that a single peer can serve them all.
@@ -43,23 +49,23 @@ export interface DownloadDeps {
   readonly report: (peer: PeerIdStr, event: PeerEvent) => void;
 }
 
-/** Blocks from one peer. */
-interface Batch { readonly peer: PeerIdStr; readonly blocks: Block[] }
+/** Blocks from one peer: `asked` of them were asked for, fewer came when the peer has no more. */
+interface Batch { readonly peer: PeerIdStr; readonly asked: number; readonly blocks: Block[] }
 
 /** One batch of blocks from `peer`, decoded, senders recovered if `senders` serves; undefined after reporting a faulty peer. */
-async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, senders: SenderRecovery | undefined): Promise<Batch | undefined> {
+async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, asked: number, senders: SenderRecovery | undefined): Promise<Batch | undefined> {
   let items: unknown[];
   try {
-    items = await deps.fetchBlocks(peer, start, SYNC_BATCH);
+    items = await deps.fetchBlocks(peer, start, asked);
   } catch (err) {
     deps.report(peer, /timeout|abort/i.test((err as Error).message) ? 'timeoutMessages' : 'invalidMessages');
     return undefined;
   }
   try {
     const blocks = items.map((item) => blockFromFields(item, deps.reader.common));
-    if (blocks.some((b, i) => b.header.number !== start + BigInt(i))) { deps.report(peer, 'unexpectedMessages'); return undefined; }
+    if (blocks.length > asked || blocks.some((b, i) => b.header.number !== start + BigInt(i))) { deps.report(peer, 'unexpectedMessages'); return undefined; }
     await senders?.prime(blocks);
-    return { peer, blocks };
+    return { peer, asked, blocks };
   } catch {
     deps.report(peer, 'invalidMessages');
     return undefined;
@@ -71,7 +77,8 @@ async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, se
  * asked of `sources` in turn (the target first, then other peers at least as far ahead; the array is
  * read at each request, so peers whose status arrives during the download join it), up to
  * IN_FLIGHT at a time, and imported in order as they arrive, with the batches after it that have
- * arrived and link to it (RUN_BLOCKS at most, the first run one batch). A batch that fails or does
+ * arrived and link to it (RUN_BLOCKS at most, the first run one batch of FIRST_BATCH). When a run is
+ * handed to the chain, the IN_FLIGHT batches after it are asked for. A batch that fails or does
  * not link is asked of the target again; when that fails too, the target is given up. A peer that served an invalid block is
  * reported and asked nothing more: the download goes on from the others, unless that peer was the
  * target. `onProgress` is told the head after each run.
@@ -100,7 +107,10 @@ async function fetchAndImport(
   const arrived = new Map<bigint, Batch>();
   /** Peers that served an invalid block. */
   const liars = new Set<PeerIdStr>();
-  const fetch = (peer: PeerIdStr, start: bigint) => fetchBatch(deps, peer, start, senders);
+  /** The download's first request is FIRST_BATCH blocks, the batches after it SYNC_BATCH each. */
+  const firstAt = cursor > 1n ? cursor : 1n;
+  const countAt = (start: bigint) => (start === firstAt ? FIRST_BATCH : SYNC_BATCH);
+  const fetch = (peer: PeerIdStr, start: bigint) => fetchBatch(deps, peer, start, countAt(start), senders);
   const ask = (start: bigint) => {
     if (inFlight.has(start)) return;
     let peer = sources[turn++ % sources.length]!;
@@ -111,16 +121,18 @@ async function fetchAndImport(
   };
   const forget = (start: bigint) => { inFlight.delete(start); arrived.delete(start); };
   const forgetAll = () => { inFlight.clear(); arrived.clear(); };
+  /** Asks for the IN_FLIGHT batches from `from` on that are not asked yet, within what the target said it has. */
+  const askFrom = (from: bigint) => {
+    for (let k = 0, at = from; k < IN_FLIGHT && at <= target.highest; k++, at += BigInt(countAt(at))) ask(at);
+  };
   // The first run is one batch: its blocks run on code not yet optimised, and the head moves only once a run is written.
-  let runBlocks = SYNC_BATCH;
+  let firstRun = true;
   for (;;) {
     if (target.td !== undefined && reader.head().totalDifficulty >= target.td) return;
     const start = cursor > 1n ? cursor : 1n;
-    // Keep the pipe full ahead of the cursor, within what the target said it has.
-    for (let k = 0n; k < BigInt(IN_FLIGHT); k++) {
-      const at = start + k * BigInt(SYNC_BATCH);
-      if (k === 0n || at <= target.highest) ask(at);
-    }
+    // Keep the pipe full ahead of the cursor (the next batch even beyond what the target said it has).
+    ask(start);
+    askFrom(start);
     let served = await inFlight.get(start)!;
     forget(start);
     const links = served !== undefined && served.blocks.length > 0 && (await reader.getHeader(served.blocks[0]!.header.parentHash)) !== undefined;
@@ -137,13 +149,17 @@ async function fetchAndImport(
     }
     const run = [served];
     let last = served;
-    for (let next = start + BigInt(batch.length); last.blocks.length === SYNC_BATCH && run.length * SYNC_BATCH < runBlocks; next += BigInt(SYNC_BATCH)) {
-      const more = arrived.get(next);
+    let end = start + BigInt(batch.length); // the block after the run
+    while (!firstRun && last.blocks.length === last.asked && end - start + BigInt(countAt(end)) <= BigInt(RUN_BLOCKS)) {
+      const more = arrived.get(end);
       if (!more?.blocks.length || !equalsBytes(more.blocks[0]!.header.parentHash, last.blocks[last.blocks.length - 1]!.hash)) break;
-      forget(next);
+      forget(end);
       run.push((last = more));
+      end += BigInt(more.blocks.length);
     }
     const blocks = run.length === 1 ? batch : run.flatMap((b) => b.blocks);
+    // The batches after the run are asked for while it executes: they arrive meanwhile, not after it.
+    if (last.blocks.length === last.asked) askFrom(end);
     // A minute per block, as when they were imported one by one.
     const outcomes = await chain.ask('blocks.import', { blocks }, 60_000 * blocks.length);
     const invalid = outcomes.find((o) => o.result === 'INVALID_BLOCK');
@@ -159,9 +175,9 @@ async function fetchAndImport(
       continue;
     }
     if (outcomes.some((o) => o.result === 'NO_PARENT')) { forgetAll(); continue; } // re-ask from the new head
-    cursor = start + BigInt(blocks.length);
-    runBlocks = RUN_BLOCKS;
+    cursor = end;
+    firstRun = false;
     onProgress(reader.head().number);
-    if (last.blocks.length < SYNC_BATCH) forgetAll(); // the source had no more: the rest are asked again
+    if (last.blocks.length < last.asked) forgetAll(); // the source had no more: the rest are asked again
   }
 }

@@ -14,8 +14,8 @@
 import { MerklePatriciaTrie, type MPTOpts } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address, bytesToHex, bytesToUnprefixedHex, concatBytes, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
-import { keccak256 } from '../codec/bytes.ts';
+import { Account, Address, bytesToUnprefixedHex, concatBytes, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
+import { hex, keccak256 } from '../codec/bytes.ts';
 import { encodeRlp } from '../codec/rlp.ts';
 import { Lru } from './lru.ts';
 import {
@@ -27,6 +27,13 @@ type Write = KeyPath<Uint8Array | undefined>;
 
 const isPresent = (item: RawItem) => Array.isArray(item) || item.length > 0;
 
+/**
+ * Hashed keys by key (hex): a block's accounts (its senders, recipients, coinbase) and slots are hashed
+ * at each read and write of them, and again by the next blocks. Never changed (a key's hash is fixed).
+ */
+const HASHED_KEYS = 4_096;
+const hashedKeys = new Lru<string, Uint8Array>(HASHED_KEYS);
+
 /** Trie nodes kept decoded, by hash (hex); never changed once made (updates build new nodes). */
 const DECODED_NODES = 1_024;
 const decodedNodes = new Lru<string, RawNode>(DECODED_NODES);
@@ -37,7 +44,7 @@ class TrieUpdate {
   readonly #hashed: [Uint8Array, Uint8Array][] = [];
   readonly #refer = (node: RawNode): RawItem => reference(node, (hash, encoded) => {
     this.#hashed.push([hash, encoded]);
-    decodedNodes.set(bytesToHex(hash), node);
+    decodedNodes.set(hex(hash), node);
   });
 
   constructor(private readonly db: { get(key: Uint8Array): Promise<Uint8Array | undefined>; put(key: Uint8Array, value: Uint8Array): Promise<void> }) {}
@@ -47,7 +54,7 @@ class TrieUpdate {
     if (!node) return emptyRoot;
     const encoded = encodeRlp(node);
     const hash = keccak256(encoded);
-    decodedNodes.set(bytesToHex(hash), node);
+    decodedNodes.set(hex(hash), node);
     for (const [key, value] of this.#hashed) await this.db.put(key, value);
     await this.db.put(hash, encoded);
     return hash;
@@ -56,7 +63,7 @@ class TrieUpdate {
   private async resolve(ref: RawItem): Promise<RawNode | undefined> {
     if (Array.isArray(ref)) return ref;
     if (ref.length === 0) return undefined;
-    const id = bytesToHex(ref);
+    const id = hex(ref);
     let node = decodedNodes.get(id);
     if (!node) {
       const encoded = await this.db.get(ref);
@@ -144,9 +151,18 @@ export class BatchedTrie extends MerklePatriciaTrie {
     return this.#writes.size > 0;
   }
 
+  /** The library's key hashing (keccak256 here), each key's hash kept in HASHED_KEYS; its copy of each hash is skipped too. */
+  override appliedKey(key: Uint8Array): Uint8Array {
+    if (!this._opts.useKeyHashing || this._opts.useKeyHashingFunction !== keccak256) return super.appliedKey(key);
+    const id = hex(key);
+    let hashed = hashedKeys.get(id);
+    if (!hashed) hashedKeys.set(id, (hashed = keccak256(key)));
+    return hashed;
+  }
+
   override async put(key: Uint8Array, value: Uint8Array | null, skipKeyTransform = false): Promise<void> {
     const hashed = skipKeyTransform ? key : this.appliedKey(key);
-    this.#writes.set(bytesToHex(hashed), { path: toNibbles(hashed), value: value?.length ? value : undefined });
+    this.#writes.set(hex(hashed), { path: toNibbles(hashed), value: value?.length ? value : undefined });
   }
 
   override async del(key: Uint8Array, skipKeyTransform = false): Promise<void> {
@@ -156,7 +172,7 @@ export class BatchedTrie extends MerklePatriciaTrie {
   override async get(key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
     await this.applyWrites();
     if (!this.readCache) return super.get(key, throwIfMissing);
-    const id = bytesToHex(this.root()) + bytesToHex(key);
+    const id = hex(this.root()) + hex(key);
     let value = this.readCache.get(id);
     if (value === undefined) {
       value = await super.get(key, throwIfMissing);

@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnBlockSync, type BlockSyncProtocol } from '../../../src/actors/blockSync/index.ts';
-import { IN_FLIGHT, SYNC_BATCH } from '../../../src/actors/blockSync/download.ts';
+import { FIRST_BATCH, IN_FLIGHT, SYNC_BATCH } from '../../../src/actors/blockSync/download.ts';
 import { spawnChain } from '../../../src/actors/chain/index.ts';
 import type { NodeEvent } from '../../../src/actors/events.ts';
 import { createEventBus, type Actor } from '../../../src/actors/kernel/index.ts';
@@ -55,8 +55,8 @@ type FakePeer = readonly Block[] | ((start: bigint) => unknown[]);
 interface Joiner {
   readonly reader: ChainReader;
   readonly sync: Actor<BlockSyncProtocol>;
-  /** Peers asked for each batch start, in order. */
-  readonly asked: [PeerIdStr, bigint][];
+  /** Peers asked for each batch start, the blocks asked for and the joiner's head then, in order. */
+  readonly asked: [PeerIdStr, bigint, number, bigint][];
   readonly reports: [PeerIdStr, PeerEvent][];
   /** The head after each head change the chain published, in order. */
   readonly heads: bigint[];
@@ -72,12 +72,12 @@ async function joiner(peers: Record<PeerIdStr, FakePeer>): Promise<Joiner> {
   bus.subscribe({ tell: (head: bigint) => heads.push(head) } as never, (e) => (e.type === 'chain.headChanged' ? e.head.number : undefined) as never);
   const chain = spawnChain({ reader, bus }, (_name, err) => { throw err; });
   await chain.ready;
-  const asked: [PeerIdStr, bigint][] = [];
+  const asked: [PeerIdStr, bigint, number, bigint][] = [];
   const reports: [PeerIdStr, PeerEvent][] = [];
   const sync = spawnBlockSync({
     reader, chain: chain.ref, report: (peer, event) => reports.push([peer, event]),
     async fetchBlocks(peer, start, count) {
-      asked.push([peer, start]);
+      asked.push([peer, start, count, reader.head().number]);
       const served = peers[peer]!;
       if (typeof served === 'function') return served(start);
       return served.slice(Number(start) - 1, Number(start) - 1 + count).map((b) => RLP.decode(encodeBlock(b)));
@@ -118,13 +118,32 @@ BlockSync('a heavier peer\'s chain is downloaded in batches spread over the peer
   }
 });
 
-BlockSync('the first run is one batch: the head first moves to the end of the first batch', async () => {
+BlockSync('the first request is a short batch and the first run that batch alone: the head first moves to its end', async () => {
   const j = await joiner({ a: blocks });
   try {
     j.sync.ref.tell({ type: 'peer.status', peer: 'a', status: statusOf(blocks) });
     await waitUntil(() => headNumber(j) === HEIGHT, { what: `the joiner at #${HEIGHT}`, timeoutMs: 60_000 });
-    assert.is(j.heads[0], BigInt(SYNC_BATCH));
+    assert.ok(FIRST_BATCH < SYNC_BATCH);
+    assert.equal(j.asked.slice(0, 2).map(([, start, count]) => [start, count]), [[1n, FIRST_BATCH], [BigInt(FIRST_BATCH + 1), SYNC_BATCH]]);
+    assert.is(j.heads[0], BigInt(FIRST_BATCH));
     assert.is(j.heads[j.heads.length - 1], BigInt(HEIGHT));
+    for (let n = 1; n <= HEIGHT; n += SYNC_BATCH) assert.is(bytesToHex((await j.reader.canonicalHash(BigInt(n)))!), bytesToHex(blocks[n - 1]!.hash));
+  } finally {
+    await j.stop();
+  }
+});
+
+BlockSync('the batches after a run are asked for when it goes to the chain, not once it is imported', async () => {
+  const j = await joiner({ a: blocks });
+  try {
+    j.sync.ref.tell({ type: 'peer.status', peer: 'a', status: statusOf(blocks) });
+    await waitUntil(() => headNumber(j) === HEIGHT, { what: `the joiner at #${HEIGHT}`, timeoutMs: 60_000 });
+    // The first request and the IN_FLIGHT - 1 batches after it go out at once; the next one with
+    // the first run (blocks 1 to FIRST_BATCH), while the head is still at genesis.
+    const next = BigInt(FIRST_BATCH + (IN_FLIGHT - 1) * SYNC_BATCH + 1);
+    assert.equal(j.asked.find(([, start]) => start === next)?.[3], 0n, `batch #${next} asked before the first run was imported`);
+    assert.equal(new Set(j.asked.map(([, start]) => start)).size, j.asked.length, 'no batch asked twice');
+    assert.equal(j.reports, []);
   } finally {
     await j.stop();
   }
@@ -139,6 +158,19 @@ BlockSync('a peer that answers garbage is reported and its batch is asked of the
     assert.ok(j.reports.length > 0 && j.reports.every(([peer, event]) => peer === 'liar' && event === 'invalidMessages'), 'only the liar reported');
     const liarBatch = j.asked.find(([peer]) => peer === 'liar')![1];
     assert.ok(j.asked.some(([peer, start]) => peer === 'target' && start === liarBatch), 'the liar\'s batch asked of the target');
+  } finally {
+    await j.stop();
+  }
+});
+
+BlockSync('a peer that answers more blocks than asked for is reported and the blocks are asked of another', async () => {
+  const more = (start: bigint) => blocks.slice(Number(start) - 1, Number(start) + SYNC_BATCH).map((b) => RLP.decode(encodeBlock(b)));
+  const j = await joiner({ target: blocks, greedy: more });
+  try {
+    j.sync.ref.tell({ type: 'peer.status', peer: 'greedy', status: statusOf(blocks) });
+    j.sync.ref.tell({ type: 'peer.status', peer: 'target', status: statusOf(blocks, source.reader.head().totalDifficulty + 1n) });
+    await waitUntil(() => headNumber(j) === HEIGHT, { what: `the joiner at #${HEIGHT}`, timeoutMs: 60_000 });
+    assert.ok(j.reports.length > 0 && j.reports.every(([peer, event]) => peer === 'greedy' && event === 'unexpectedMessages'), 'only the greedy peer reported');
   } finally {
     await j.stop();
   }
