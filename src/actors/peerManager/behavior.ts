@@ -7,6 +7,7 @@ import { addressOf, AddressBook, requestStatus, type P2P, type PeerIdStr, type S
 import type { ActorRef, Behavior } from '../kernel/index.ts';
 import { blockListOf, parseAddressBan, type AddressBan } from './bans.ts';
 import type { PeerManagerOptions } from './options.ts';
+import { WalkSchedule } from './walks.ts';
 import type { PeerManagerProtocol, PeerView, ScoringEntry } from './protocol.ts';
 import { isPunished, newReputation, recordEvent, type PeerEvent, type Reputation } from './scoring.ts';
 import { logger } from '../../log.ts';
@@ -19,9 +20,6 @@ export interface BanSnapshot {
   readonly addresses: ReturnType<typeof blockListOf>;
 }
 
-/** A DHT random walk at most this often while below the minimum with nobody left to dial. */
-const RANDOM_WALK_EVERY_MS = 5_000;
-
 interface PeerManagerState {
   readonly p2p: P2P;
   readonly connected: Map<PeerIdStr, PeerView>;
@@ -32,7 +30,8 @@ interface PeerManagerState {
   readonly book: AddressBook;
   /** Dials in flight. */
   readonly dialing: Set<PeerIdStr>;
-  lastRandomWalk: number;
+  /** When to start a random walk while below the minimum with nobody left to dial. */
+  readonly walks: WalkSchedule;
   readonly timer: ReturnType<typeof setInterval>;
 }
 
@@ -114,9 +113,8 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
         () => tell({ type: 'dial.done', peer: peer.id, ok: false }),
       );
     }
-    if (due.length < missing && s.connected.size > 0 && now - s.lastRandomWalk > RANDOM_WALK_EVERY_MS) {
-      s.lastRandomWalk = now;
-      void s.p2p.randomWalk().catch(() => { /* no peer answered in time: the next tick tries again */ });
+    if (due.length < missing && s.connected.size > 0 && s.walks.take(now, s.connected.size)) {
+      void s.p2p.randomWalk().catch(() => { /* no peer answered in time: the next walk tries again */ });
     }
   }
 
@@ -134,7 +132,7 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
       p2p.onPeerAddresses((peer, addresses) => tell({ type: 'peer.addresses', peer, addresses }));
       const s: PeerManagerState = {
         p2p, connected: new Map(), nodes: new Map(), hosts: new Map(), addressBans: [], peerBans: new Map(),
-        book: new AddressBook(opts.dataDir, opts.bootnodes, p2p.peerId), dialing: new Set(), lastRandomWalk: 0,
+        book: new AddressBook(opts.dataDir, opts.bootnodes, p2p.peerId), dialing: new Set(), walks: new WalkSchedule(),
         timer: setInterval(() => tell({ type: 'dial.tick' }), opts.dialIntervalMs),
       };
       dialMore(s);
