@@ -7,12 +7,10 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createEVM, type EVM } from '@ethereumjs/evm';
+import type { EVM } from '@ethereumjs/evm';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { createChainCommon } from '../../../src/chain/execution/common.ts';
-import { NETWORKS } from '../../../src/chain/execution/networks.ts';
 import { chargeMemoryAtOnce } from '../../../src/rpc/workerThread/memoryGas.ts';
-import { runStepsInBursts } from '../../../src/rpc/workerThread/stepBursts.ts';
+import { sameAfterSwap, type Outcome } from '../../helpers/opcodeSwaps.ts';
 
 const Memory = suite('memory gas at once');
 
@@ -39,8 +37,6 @@ const PROGRAMS: Record<string, string> = {
   returnUnderflow: '0x6001f3',
 };
 
-interface Outcome { returnValue: string; gasUsed: bigint; error?: string }
-
 async function runAll(evm: EVM): Promise<Record<string, Outcome>> {
   const out: Record<string, Outcome> = {};
   for (const [name, code] of Object.entries(PROGRAMS)) {
@@ -50,19 +46,10 @@ async function runAll(evm: EVM): Promise<Record<string, Outcome>> {
   return out;
 }
 
-const newEvm = () => createEVM({ common: createChainCommon(NETWORKS.regtest).copy() });
 const gasHandler = (evm: EVM, op: number) => (evm as unknown as { _opcodeMap: { gasHandler?: unknown }[] })._opcodeMap[op]!.gasHandler;
 
 Memory('every program ends the same with the library\'s gas handlers, with the worker\'s, and with the worker\'s in bursts', async () => {
-  const library = await newEvm();
-  const before = await runAll(library);
-  chargeMemoryAtOnce();
-  const swapped = await newEvm();
-  const after = await runAll(swapped);
-  await runStepsInBursts();
-  const bursts = await runAll(await newEvm());
-  assert.equal(after, before);
-  assert.equal(bursts, before);
+  const { library, swapped, before } = await sameAfterSwap(runAll, chargeMemoryAtOnce);
   for (const op of [0x20, 0x51, 0x52, 0xf3]) assert.is.not(gasHandler(swapped, op), gasHandler(library, op));
   // The programs do what their names say: each step's cost, from the GAS words.
   const costs = (name: string) => {

@@ -6,12 +6,10 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createEVM, type EVM } from '@ethereumjs/evm';
+import type { EVM } from '@ethereumjs/evm';
 import { Account, Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import { createChainCommon } from '../../../src/chain/execution/common.ts';
-import { NETWORKS } from '../../../src/chain/execution/networks.ts';
-import { runStepsInBursts } from '../../../src/rpc/workerThread/stepBursts.ts';
 import { loadWordsWithoutHex } from '../../../src/rpc/workerThread/wordLoads.ts';
+import { sameAfterSwap, type Outcome } from '../../helpers/opcodeSwaps.ts';
 
 const Loads = suite('word loads without hex text');
 
@@ -45,8 +43,6 @@ const PROGRAMS: Record<string, { code: string; gas?: bigint }> = {
   keccakUnderflow: { code: '0x600120' },
 };
 
-interface Outcome { returnValue: string; gasUsed: bigint; error?: string }
-
 const ADDRESS = new Address(new Uint8Array(20).fill(0x11));
 
 async function runAll(evm: EVM): Promise<Record<string, Outcome>> {
@@ -63,19 +59,10 @@ async function runAll(evm: EVM): Promise<Record<string, Outcome>> {
   return out;
 }
 
-const newEvm = () => createEVM({ common: createChainCommon(NETWORKS.regtest).copy() });
 const handler = (evm: EVM, op: number) => (evm as unknown as { _opcodeMap: { opHandler: unknown; gasHandler?: unknown }[] })._opcodeMap[op]!;
 
 Loads('every program ends the same with the library\'s loads, with the worker\'s, and with the worker\'s in bursts', async () => {
-  const library = await newEvm();
-  const before = await runAll(library);
-  loadWordsWithoutHex();
-  const swapped = await newEvm();
-  const after = await runAll(swapped);
-  await runStepsInBursts();
-  const bursts = await runAll(await newEvm());
-  assert.equal(after, before);
-  assert.equal(bursts, before);
+  const { library, swapped, before } = await sameAfterSwap(runAll, loadWordsWithoutHex);
   for (const op of [0x20, 0x35, 0x51, 0x54]) assert.is.not(handler(swapped, op).opHandler, handler(library, op).opHandler);
   assert.is.not(handler(swapped, 0x54).gasHandler, handler(library, 0x54).gasHandler);
   // The programs do what their names say.

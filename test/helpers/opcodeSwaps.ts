@@ -1,0 +1,28 @@
+/**
+ * For the tests of the RPC workers' opcode changes (src/rpc/workerThread/, docs/rpc-workers.md "Calls"):
+ * the same programs run in an EVM made before a change, in one made after it, and in one that also runs
+ * opcodes in bursts, must end the same (return value, gas, error).
+ */
+import * as assert from 'uvu/assert';
+import { createEVM, type EVM } from '@ethereumjs/evm';
+import { createChainCommon } from '../../src/chain/execution/common.ts';
+import { NETWORKS } from '../../src/chain/execution/networks.ts';
+import { runStepsInBursts } from '../../src/rpc/workerThread/stepBursts.ts';
+
+export interface Outcome { returnValue: string; gasUsed: bigint; error?: string }
+
+export const newEvm = () => createEVM({ common: createChainCommon(NETWORKS.regtest).copy() });
+
+/** Runs `runAll` before `swap`, after it and with bursts too; asserts the three agree and returns the EVMs before and after, and the outcome. */
+export async function sameAfterSwap<T>(runAll: (evm: EVM) => Promise<T>, swap: () => void): Promise<{ library: EVM; swapped: EVM; before: T }> {
+  const library = await newEvm();
+  const before = await runAll(library);
+  swap();
+  const swapped = await newEvm();
+  const after = await runAll(swapped);
+  await runStepsInBursts();
+  const bursts = await runAll(await newEvm());
+  assert.equal(after, before);
+  assert.equal(bursts, before);
+  return { library, swapped, before };
+}
