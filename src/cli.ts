@@ -44,9 +44,7 @@ log.info(`P2P: ${node.p2p.multiaddrs.join(' ')}`);
 if (node.metricsUrl) log.info(`metrics: ${node.metricsUrl}/metrics, status page: ${node.metricsUrl}/`);
 // The keys are secrets: say how many there are, never which.
 if (config.hosted) log.info(`Hosted mode: requests only at ${node.rpcUrl}/<API_KEY>, ${config.hosted.apiKeys.size} API keys, ${config.hosted.requestsPerMinute} requests per minute each; no keys held`);
-// A machine-readable line for scripts and the test harness.
-console.log(JSON.stringify({ ready: true, rpcUrl: node.rpcUrl, metricsUrl: node.metricsUrl, peerId: node.p2p.peerId, multiaddrs: node.p2p.multiaddrs }));
-
+// Stopped cleanly from the moment it says it serves: a signal sent right after the ready line is not a kill.
 let signals = 0;
 const shutdown = (signal: string) => {
   if (++signals > 1) process.exit(130);
@@ -55,6 +53,8 @@ const shutdown = (signal: string) => {
 };
 process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('SIGTERM', () => shutdown('SIGTERM'));
+// A machine-readable line for scripts and the test harness.
+console.log(JSON.stringify({ ready: true, rpcUrl: node.rpcUrl, metricsUrl: node.metricsUrl, peerId: node.p2p.peerId, multiaddrs: node.p2p.multiaddrs }));
 await node.stopped;
 log.info('stopped');
 process.exit(0);
