@@ -255,8 +255,9 @@ function warmLikeRunTx(vm: VM, caller: Address, req: CallRequest, coinbase: Uint
   address(coinbase);
   for (const [listed, keys] of req.accessList ?? []) {
     const hex = address(listed);
-    if (warm.get(hex) === NO_SLOTS) warm.set(hex, new Set());
-    for (const key of keys) warm.get(hex)!.add(bytesToUnprefixedHex(key));
+    let slots = warm.get(hex)!;
+    if (slots === NO_SLOTS) warm.set(hex, (slots = new Set()));
+    for (const key of keys) slots.add(bytesToUnprefixedHex(key));
   }
 }
 

@@ -51,27 +51,32 @@ export interface StateView {
   readonly calls?: CallExecutor;
 }
 
-/** `pending` names the pending block where a source of it is given; without one it reads as latest. */
-export async function stateView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<StateView> {
+/**
+ * The header a selector names, and the calls on its state; `pending` names the pending block where a
+ * source of it is given, without one it reads as latest. The head's header is the head's own: no block
+ * lookup for the common `latest`.
+ */
+async function headerAndCalls(
+  deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector,
+): Promise<{ readonly header: BlockHeader; readonly calls?: CallExecutor; readonly pendingState?: MerkleStateManager }> {
   if (isPending(sel) && deps.pending) {
     const p = await deps.pending.get();
-    return { header: p.block.header, state: p.state, calls: p.calls };
+    return { header: p.block.header, calls: p.calls, pendingState: p.state };
   }
-  const { header } = await requireBlock(deps.reader, sel);
-  return { header, state: deps.reader.stateAt(header.stateRoot), calls: deps.calls };
+  const atHead = sel.kind === 'tag' && (sel.tag === 'latest' || sel.tag === 'pending');
+  return { header: atHead ? deps.reader.head().header : (await requireBlock(deps.reader, sel)).header, calls: deps.calls };
 }
 
-/**
- * The header to run calls after, and the executor to run them on (a call needs no state view of its
- * own). The head's header is the head's own: no block lookup for the common `latest`.
- */
+export async function stateView(deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector): Promise<StateView> {
+  const { header, calls, pendingState } = await headerAndCalls(deps, sel);
+  return { header, state: pendingState ?? deps.reader.stateAt(header.stateRoot), calls };
+}
+
+/** The header to run calls after, and the executor to run them on (a call needs no state view of its own). */
 export async function callView(
   deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending'>, sel: BlockSelector,
 ): Promise<{ readonly header: BlockHeader; readonly calls: CallExecutor }> {
-  const atHead = sel.kind === 'tag' && (sel.tag === 'latest' || sel.tag === 'pending');
-  const { header, calls } = isPending(sel) && deps.pending
-    ? await deps.pending.get().then((p) => ({ header: p.block.header, calls: p.calls }))
-    : { header: atHead ? deps.reader.head().header : (await requireBlock(deps.reader, sel)).header, calls: deps.calls };
+  const { header, calls } = await headerAndCalls(deps, sel);
   if (!calls) throw new Error('a call reached the main thread: calls run on the RPC workers');
   return { header, calls };
 }

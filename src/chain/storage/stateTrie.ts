@@ -34,6 +34,9 @@ const isPresent = (item: RawItem) => Array.isArray(item) || item.length > 0;
 const HASHED_KEYS = 4_096;
 const hashedKeys = new Lru<string, Uint8Array>(HASHED_KEYS);
 
+/** An account of its own with the same fields. */
+const copyOf = (a: Account): Account => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash);
+
 /** Trie nodes kept decoded, by hash (hex); never changed once made (updates build new nodes). */
 const DECODED_NODES = 1_024;
 const decodedNodes = new Lru<string, RawNode>(DECODED_NODES);
@@ -223,7 +226,7 @@ export class BatchedStateManager extends MerkleStateManager {
   protected accountFrom(rlp: Uint8Array): Account {
     let decoded = this.#decoded.get(rlp);
     if (!decoded) this.#decoded.set(rlp, (decoded = createAccountFromRLP(rlp)));
-    return new Account(decoded.nonce, decoded.balance, decoded.storageRoot, decoded.codeHash);
+    return copyOf(decoded);
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
@@ -238,7 +241,7 @@ export class BatchedStateManager extends MerkleStateManager {
     const done = super.putAccount(address, account);
     const rlp = account && this._caches?.account?.get(address)?.accountRLP;
     // A copy: the caller may change its account afterwards.
-    if (rlp !== undefined) this.#decoded.set(rlp, new Account(account!.nonce, account!.balance, account!.storageRoot, account!.codeHash));
+    if (rlp !== undefined) this.#decoded.set(rlp, copyOf(account!));
     return done;
   }
 
