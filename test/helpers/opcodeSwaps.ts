@@ -5,6 +5,7 @@
  */
 import * as assert from 'uvu/assert';
 import { createEVM, type EVM } from '@ethereumjs/evm';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { createChainCommon } from '../../src/chain/execution/common.ts';
 import { NETWORKS } from '../../src/chain/execution/networks.ts';
 import { runStepsInBursts } from '../../src/rpc/workerThread/stepBursts.ts';
@@ -12,6 +13,16 @@ import { runStepsInBursts } from '../../src/rpc/workerThread/stepBursts.ts';
 export interface Outcome { returnValue: string; gasUsed: bigint; error?: string }
 
 export const newEvm = () => createEVM({ common: createChainCommon(NETWORKS.regtest).copy() });
+
+/** Runs each program (its code in hex) with `gasLimit` and tells how each ended. */
+export async function runPrograms(evm: EVM, programs: Record<string, string>, gasLimit: bigint): Promise<Record<string, Outcome>> {
+  const out: Record<string, Outcome> = {};
+  for (const [name, code] of Object.entries(programs)) {
+    const r = await evm.runCode({ code: hexToBytes(code as `0x${string}`), gasLimit });
+    out[name] = { returnValue: bytesToHex(r.returnValue), gasUsed: r.executionGasUsed, error: r.exceptionError?.error };
+  }
+  return out;
+}
 
 /** Runs `runAll` before `swap`, after it and with bursts too; asserts the three agree and returns the EVMs before and after, and the outcome. */
 export async function sameAfterSwap<T>(runAll: (evm: EVM) => Promise<T>, swap: () => void): Promise<{ library: EVM; swapped: EVM; before: T }> {

@@ -8,9 +8,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EVM } from '@ethereumjs/evm';
-import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { chargeMemoryAtOnce } from '../../../src/rpc/workerThread/memoryGas.ts';
-import { sameAfterSwap, type Outcome } from '../../helpers/opcodeSwaps.ts';
+import { runPrograms, sameAfterSwap } from '../../helpers/opcodeSwaps.ts';
 
 const Memory = suite('memory gas at once');
 
@@ -37,14 +36,7 @@ const PROGRAMS: Record<string, string> = {
   returnUnderflow: '0x6001f3',
 };
 
-async function runAll(evm: EVM): Promise<Record<string, Outcome>> {
-  const out: Record<string, Outcome> = {};
-  for (const [name, code] of Object.entries(PROGRAMS)) {
-    const r = await evm.runCode({ code: hexToBytes(code as `0x${string}`), gasLimit: 1_000_000n });
-    out[name] = { returnValue: bytesToHex(r.returnValue), gasUsed: r.executionGasUsed, error: r.exceptionError?.error };
-  }
-  return out;
-}
+const runAll = (evm: EVM) => runPrograms(evm, PROGRAMS, 1_000_000n);
 
 const gasHandler = (evm: EVM, op: number) => (evm as unknown as { _opcodeMap: { gasHandler?: unknown }[] })._opcodeMap[op]!.gasHandler;
 

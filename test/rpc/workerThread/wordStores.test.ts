@@ -5,11 +5,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createEVM, type EVM } from '@ethereumjs/evm';
-import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { createChainCommon } from '../../../src/chain/execution/common.ts';
-import { NETWORKS } from '../../../src/chain/execution/networks.ts';
+import type { EVM } from '@ethereumjs/evm';
 import { storeWordsUnpadded } from '../../../src/rpc/workerThread/wordStores.ts';
+import { newEvm, runPrograms } from '../../helpers/opcodeSwaps.ts';
 
 const Words = suite('MSTORE without padding');
 
@@ -30,18 +28,7 @@ const PROGRAMS: Record<string, string> = {
   underflow: '0x600152',
 };
 
-interface Outcome { returnValue: string; gasUsed: bigint; error?: string }
-
-async function runAll(evm: EVM): Promise<Record<string, Outcome>> {
-  const out: Record<string, Outcome> = {};
-  for (const [name, code] of Object.entries(PROGRAMS)) {
-    const r = await evm.runCode({ code: hexToBytes(code as `0x${string}`), gasLimit: 100_000n });
-    out[name] = { returnValue: bytesToHex(r.returnValue), gasUsed: r.executionGasUsed, error: r.exceptionError?.error };
-  }
-  return out;
-}
-
-const newEvm = () => createEVM({ common: createChainCommon(NETWORKS.regtest).copy() });
+const runAll = (evm: EVM) => runPrograms(evm, PROGRAMS, 100_000n);
 
 Words('every program ends the same with the library\'s MSTORE and without its padding', async () => {
   const library = await newEvm();
