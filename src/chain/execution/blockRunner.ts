@@ -12,6 +12,7 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, equalsBytes, ValueEncoding, type DB } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
+import { encodeAccountsInOnePass } from '../codec/accountEncoding.ts';
 import { keccak256, uintBytes } from '../codec/bytes.ts';
 import { encodeRlp } from '../codec/rlp.ts';
 import { BatchedTrie, BatchedStateManager } from '../storage/stateTrie.ts';
@@ -211,6 +212,7 @@ export class BlockRunner {
 
   constructor(private readonly env: ExecutionEnv) {
     this.#overlay = new OverlayTrieDb(env.trieDb);
+    encodeAccountsInOnePass();
   }
 
   async run(

@@ -21,7 +21,7 @@ import { runStepsInBursts } from './stepBursts.ts';
 import { storeWordsUnpadded } from './wordStores.ts';
 import { loadWordsWithoutHex } from './wordLoads.ts';
 import { chargeMemoryAtOnce } from './memoryGas.ts';
-import { encodeAccountsInOnePass } from './accountEncoding.ts';
+import { encodeAccountsInOnePass } from '../../chain/codec/accountEncoding.ts';
 import { workerMethods } from '../modules/workerMethods.ts';
 import { ReceivedPendingBlocks } from './pendingBlocks.ts';
 import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from '../workers/protocol.ts';

@@ -1,5 +1,5 @@
 /**
- * Accounts encoded in one allocation (src/rpc/workerThread/accountEncoding.ts): the same bytes as the
+ * Accounts encoded in one allocation (src/chain/codec/accountEncoding.ts): the same bytes as the
  * library's RLP of the account's fields, for numbers at every length boundary of RLP and random ones,
  * and an account with a field not loaded still fails as it did.
  */
@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { RLP } from '@ethereumjs/rlp';
 import { Account, bytesToHex, createPartialAccount } from '@ethereumjs/util';
 import { randomBytes } from 'node:crypto';
-import { encodeAccountsInOnePass } from '../../../src/rpc/workerThread/accountEncoding.ts';
+import { encodeAccountsInOnePass } from '../../../src/chain/codec/accountEncoding.ts';
 
 const Encoding = suite('accounts encoded in one allocation');
 
