@@ -38,15 +38,22 @@ export interface HeadChange {
   readonly rewound?: boolean;
 }
 
-/** Two successive head changes as one: blocks that `next` removes right after `prev` added them cancel out. */
-export function mergeHeadChanges(prev: HeadChange, next: HeadChange): HeadChange {
-  const added = [...prev.added];
-  const removed = [...prev.removed];
-  for (const block of next.removed) {
-    if (added.length && equalsBytes(added[added.length - 1]!.hash, block.hash)) added.pop();
-    else removed.push(block);
+/**
+ * Successive head changes (a run's imports, oldest first) as one: blocks that a change removes right
+ * after earlier ones added them cancel out. Linear in the blocks: a run of hundreds merges each once.
+ */
+export function mergeHeadChanges(changes: readonly HeadChange[]): HeadChange | undefined {
+  if (changes.length <= 1) return changes[0];
+  const added: Block[] = [];
+  const removed: Block[] = [];
+  for (const change of changes) {
+    for (const block of change.removed) {
+      if (added.length && equalsBytes(added[added.length - 1]!.hash, block.hash)) added.pop();
+      else removed.push(block);
+    }
+    for (const block of change.added) added.push(block);
   }
-  return { head: next.head, added: [...added, ...next.added], removed };
+  return { head: changes[changes.length - 1]!.head, added, removed };
 }
 
 export interface ImportOutcome {

@@ -44,11 +44,12 @@ export function chainBehavior({ reader, bus, observeImport }: ChainDeps): Behavi
         const started = performance.now();
         const outcomes = await s.importRun(blocks);
         observeImport?.((performance.now() - started) / 1000, outcomes.length);
-        let change: HeadChange | undefined;
+        const changes: HeadChange[] = [];
         for (const outcome of outcomes) {
           announce(outcome, 'peer');
-          if (outcome.headChange) change = change ? mergeHeadChanges(change, outcome.headChange) : outcome.headChange;
+          if (outcome.headChange) changes.push(outcome.headChange);
         }
+        const change = mergeHeadChanges(changes);
         if (change) bus.publish({ type: 'chain.headChanged', ...change });
         return [s, outcomes];
       },
