@@ -9,7 +9,8 @@
  * calls cannot interleave half-made changes (an import checks again after its slow encryption).
  */
 import type { LegacyTx, TypedTransaction } from '@ethereumjs/tx';
-import { bytesToHex, concatBytes, privateToAddress, utf8ToBytes } from '@ethereumjs/util';
+import { bytesToHex, concatBytes, utf8ToBytes } from '@ethereumjs/util';
+import { addressOfPrivateKey } from '../chain/codec/keyAddress.ts';
 import { randomBytes } from 'node:crypto';
 import secp256k1 from 'secp256k1';
 import { keccak256, uintBytes, type Hex } from '../chain/codec/bytes.ts';
@@ -38,7 +39,7 @@ interface Unlocked {
   readonly timer?: NodeJS.Timeout;
 }
 
-const addressOf = (key: Uint8Array) => bytesToHex(privateToAddress(key)) as Hex;
+const addressOf = (key: Uint8Array) => bytesToHex(addressOfPrivateKey(key)) as Hex;
 const invalid = (message: string) => new NodeError('INVALID_PARAMS', message);
 
 export class Wallet {

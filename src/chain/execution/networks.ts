@@ -2,7 +2,8 @@
  * The three networks this node knows (docs/chain.md "Networks"): chain ids, genesis fields and
  * the regtest development accounts (private key = keccak256 of the seed `cow`, `cow1`, …).
  */
-import { bytesToHex, privateToAddress } from '@ethereumjs/util';
+import { bytesToHex } from '@ethereumjs/util';
+import { addressOfPrivateKey } from '../codec/keyAddress.ts';
 import { fromHex } from '../codec/bytes.ts';
 
 export type NetworkName = 'regtest' | 'testnet' | 'mainnet';
@@ -47,7 +48,7 @@ const DEV_KEYS = [
 
 export const DEV_ACCOUNTS: readonly DevAccount[] = DEV_KEYS.map((key, i) => {
   const privateKey = fromHex(`0x${key}`);
-  return Object.freeze({ seed: i === 0 ? 'cow' : `cow${i}`, privateKey, address: privateToAddress(privateKey) });
+  return Object.freeze({ seed: i === 0 ? 'cow' : `cow${i}`, privateKey, address: addressOfPrivateKey(privateKey) });
 });
 
 const BRIDGE = '0x0000000000000000000000000000000001000006';
