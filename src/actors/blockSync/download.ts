@@ -9,7 +9,7 @@
 import { equalsBytes } from '@ethereumjs/util';
 import { blockFromFields, type Block } from '../../chain/codec/block.ts';
 import type { ChainView } from '../../chain/reader.ts';
-import type { PeerEvent, PeerIdStr } from '../../p2p/index.ts';
+import { MAX_BLOCKS_PER_REQUEST, type PeerEvent, type PeerIdStr } from '../../p2p/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import type { ActorRef } from '../kernel/index.ts';
 import { logger } from '../../log.ts';
@@ -17,8 +17,11 @@ import { SenderRecovery } from './senders.ts';
 
 const log = logger('sync');
 
-/** Blocks asked for per request. */
-export const SYNC_BATCH = 128;
+/**
+ * Blocks asked for per request: the most a request may ask. Each request is a stream of its own, and a
+ * stream costs both sides more than the blocks in it (docs/network.md "Sync figures").
+ */
+export const SYNC_BATCH = MAX_BLOCKS_PER_REQUEST;
 /**
  * Blocks asked for by a download's first request: it arrives sooner than a full batch, so the first
  * import (on code not yet optimised) starts and moves the head sooner while the batches after it arrive.
