@@ -29,31 +29,44 @@ function rotr(x: number, n: number): number {
   return (x >>> n) | (x << (32 - n));
 }
 
+/** The big-endian 32-bit word at `at`. */
+const wordAt = (bytes: Uint8Array, at: number): number =>
+  ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
+
 function bytesToWords(state: Uint8Array): Uint32Array {
   if (state.length !== 32) throw new Error(`SHA-256 state must be 32 bytes, got ${state.length}`);
-  const view = new DataView(state.buffer, state.byteOffset, 32);
-  return Uint32Array.from({ length: 8 }, (_, i) => view.getUint32(i * 4, false));
+  const words = new Uint32Array(8);
+  for (let i = 0; i < 8; i++) words[i] = wordAt(state, i * 4);
+  return words;
 }
 
 function wordsToBytes(words: Uint32Array): Uint8Array {
   const out = new Uint8Array(32);
-  const view = new DataView(out.buffer);
-  words.forEach((w, i) => view.setUint32(i * 4, w, false));
+  for (let i = 0; i < 8; i++) {
+    const w = words[i]!;
+    out[i * 4] = w >>> 24;
+    out[i * 4 + 1] = w >>> 16;
+    out[i * 4 + 2] = w >>> 8;
+    out[i * 4 + 3] = w;
+  }
   return out;
 }
 
+/** The message schedule, reused by every compression: hashing is synchronous and re-entered by nothing. */
+const W = new Uint32Array(64);
+
 /** Applies the compression function to `state` (in place) for the 64-byte block at `offset`. */
-function compress(state: Uint32Array, data: Uint8Array, offset: number, w: Uint32Array): void {
-  const view = new DataView(data.buffer, data.byteOffset + offset, BLOCK_BYTES);
-  for (let t = 0; t < 16; t++) w[t] = view.getUint32(t * 4, false);
+function compress(state: Uint32Array, data: Uint8Array, offset: number): void {
+  const w = W;
+  for (let t = 0; t < 16; t++) w[t] = wordAt(data, offset + t * 4);
   for (let t = 16; t < 64; t++) {
-    const w15 = w[t - 15];
-    const w2 = w[t - 2];
+    const w15 = w[t - 15]!;
+    const w2 = w[t - 2]!;
     const s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >>> 3);
     const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
-    w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
+    w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) | 0;
   }
-  let [a, b, c, d, e, f, g, h] = state;
+  let a = state[0]!, b = state[1]!, c = state[2]!, d = state[3]!, e = state[4]!, f = state[5]!, g = state[6]!, h = state[7]!;
   for (let t = 0; t < 64; t++) {
     const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t]) | 0;
     const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
@@ -83,8 +96,7 @@ function compress(state: Uint32Array, data: Uint8Array, offset: number, w: Uint3
 export function sha256Midstate(prefix: Uint8Array): Uint8Array {
   if (prefix.length % BLOCK_BYTES !== 0) throw new Error(`midstate prefix must be a multiple of 64 bytes, got ${prefix.length}`);
   const state = bytesToWords(SHA256_IV);
-  const w = new Uint32Array(64);
-  for (let at = 0; at < prefix.length; at += BLOCK_BYTES) compress(state, prefix, at, w);
+  for (let at = 0; at < prefix.length; at += BLOCK_BYTES) compress(state, prefix, at);
   return wordsToBytes(state);
 }
 
@@ -104,7 +116,6 @@ export function sha256Resume(midstate: Uint8Array, hashedBytes: bigint, tail: Ui
   padded[tail.length] = 0x80;
   new DataView(padded.buffer).setBigUint64(padded.length - 8, bitLength, false);
   const state = bytesToWords(midstate);
-  const w = new Uint32Array(64);
-  for (let at = 0; at < padded.length; at += BLOCK_BYTES) compress(state, padded, at, w);
+  for (let at = 0; at < padded.length; at += BLOCK_BYTES) compress(state, padded, at);
   return wordsToBytes(state);
 }

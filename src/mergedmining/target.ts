@@ -1,5 +1,4 @@
 /** Merged-mining target (docs/merged-mining.md "Target"): the bound a parent-chain header hash must not exceed. */
-import { bytesToHex } from '@ethereumjs/util';
 import { parentHeaderHash } from './parentHeader.js';
 
 const TWO_256 = 1n << 256n;
@@ -20,8 +19,8 @@ export function targetToHex(target: bigint): string {
 
 /** The header hash read the Bitcoin way: raw dsha256 bytes reversed, then big-endian. */
 export function parentHeaderHashValue(header80: Uint8Array): bigint {
-  const raw = parentHeaderHash(header80);
-  return BigInt(bytesToHex(raw.reverse()));
+  const raw = parentHeaderHash(header80).reverse();
+  return BigInt(`0x${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('hex')}`);
 }
 
 /** True when the 80-byte header's hash, as a number, is ≤ target. The header's own `bits` is ignored. */
