@@ -13,6 +13,7 @@ import type { Block } from '../../chain/codec/block.ts';
 import { txBytes } from '../../chain/codec/txEncoding.ts';
 import type { ChainIdentity } from '../../chain/execution/common.ts';
 import { logger } from '../../log.ts';
+import { workerResourceLimits } from '../../threads.ts';
 
 const log = logger('sync');
 
@@ -43,7 +44,7 @@ export class SenderRecovery {
 
   constructor(network: ChainIdentity) {
     const init: SenderWorkerInit = { network: { name: network.name, chainId: network.chainId } };
-    this.#worker = new Worker(ENTRY, { workerData: init });
+    this.#worker = new Worker(ENTRY, { workerData: init, resourceLimits: workerResourceLimits() });
     this.#worker.unref();
     let started: (ok: boolean) => void;
     this.ready = new Promise((r) => { started = r; });

@@ -14,6 +14,7 @@ import { WORKER_IDLE_MS, type RpcWorkerOptions } from './options.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
 import type { PendingSnapshot } from '../pending.ts';
 import { logger } from '../../log.ts';
+import { workerResourceLimits } from '../../threads.ts';
 
 const log = logger('rpcWorkers');
 
@@ -224,7 +225,7 @@ export class RpcWorkerPool {
   }
 
   #spawn(): void {
-    const worker = new Worker(ENTRY, { workerData: this.init });
+    const worker = new Worker(ENTRY, { workerData: this.init, resourceLimits: workerResourceLimits() });
     const slot: Slot = { worker, ready: false, jobs: new Map() };
     this.#slots.add(slot);
     worker.on('message', (msg: FromWorker) => {
