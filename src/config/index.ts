@@ -177,9 +177,9 @@ const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(O
  * collections also during a full collection's marking (V8 13 by default runs none until marking ends, so
  * at the 400+ MB/s eth_call allocates, the old space took in 30 to 40 MB of short-lived objects per
  * marking and the freed pages stayed pooled): peak RSS under the read load 125 to 130 MB instead of 165
- * (measured with 4 MB semi-spaces and 30 % growth; with these flags it is about 140 MB).
+ * (measured with 4 MB semi-spaces and 30 % growth; with these flags it is about 140 MB). Worker threads
+ * get a smaller young generation of their own (src/threads.ts).
  */
-// Worker threads get a smaller young generation of their own (src/threads.ts).
 export const NODE_RUNTIME_FLAGS = [
   '--max-semi-space-size=8', '--heap-growing-percent=40', '--v8-pool-size=1', '--no-separate-gc-phases',
 ] as const;
