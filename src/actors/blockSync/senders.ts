@@ -1,7 +1,7 @@
 /**
  * Sender recovery ahead of import (docs/network.md "Block sync"): while the chain actor executes one
  * batch, a worker thread recovers the senders of the next batches' transactions (secp256k1
- * recovery, a fifth of a transfer's import) and hashes them; each transaction keeps the results in
+ * recovery, a fifth of a transfer's import); each transaction keeps the result in
  * @ethereumjs/tx's own cache, where execution, the indexes and the pool look first. Nothing is
  * trusted that the main thread would not compute the same way: the worker decodes the very bytes the
  * transaction was decoded from and runs the same recovery (signature checks included); a
@@ -24,14 +24,14 @@ const log = logger('sync');
 export interface SenderWorkerInit { readonly network: ChainIdentity }
 /** Transactions' bytes end to end, `ends[i]` where the i-th ends. */
 export interface ToSenderWorker { readonly id: number; readonly txs: Uint8Array; readonly ends: Uint32Array }
-/** Per transaction: `ok[i]` 1 when recovered, its 64-byte public key and 32-byte hash at i × 64 and i × 32. */
-export type FromSenderWorker = { readonly ready: true } | { readonly id: number; readonly ok: Uint8Array; readonly keys: Uint8Array; readonly hashes: Uint8Array };
+/** Per transaction: `ok[i]` 1 when recovered, its 64-byte public key at i × 64. */
+export type FromSenderWorker = { readonly ready: true } | { readonly id: number; readonly ok: Uint8Array; readonly keys: Uint8Array };
 
 /** The worker's own entry: beside this module, or in the bundle's folder (testnet/launch.ts builds dist/senderWorker.mjs with dist/main.mjs). */
 const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './senderWorker.ts' : './senderWorker.mjs', import.meta.url);
 
-/** What @ethereumjs/tx caches on a frozen transaction (capabilities/legacy.ts: getSenderPublicKey, hash). */
-type TxCache = { senderPubKey?: Uint8Array; hash?: Uint8Array };
+/** What @ethereumjs/tx caches on a frozen transaction (capabilities/legacy.ts: getSenderPublicKey). */
+type TxCache = { senderPubKey?: Uint8Array };
 const unrecovered = (txs: readonly TypedTransaction[]) => txs.filter((tx) => (tx as unknown as { cache: TxCache }).cache.senderPubKey === undefined);
 
 export class SenderRecovery {
@@ -56,7 +56,6 @@ export class SenderRecovery {
         if (!msg.ok[i]) return;
         const cache = (tx as unknown as { cache: TxCache }).cache;
         cache.senderPubKey ??= msg.keys.subarray(i * 64, i * 64 + 64);
-        cache.hash ??= msg.hashes.subarray(i * 32, i * 32 + 32);
       });
       job?.done();
     });
