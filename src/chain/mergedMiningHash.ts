@@ -34,6 +34,11 @@ export interface PendingHead {
 export class MergedMiningHasher {
   /** Fork-detection hashes of canonical blocks by height: every block on the head reads the same seven heights. */
   readonly #canonicalForkHashes = new Lru<bigint, Uint8Array>(16);
+  /**
+   * The fork-detection hashes a block on the head reads, with the height their window starts at: the same
+   * for the 64 blocks after it, so a sync or the miner reads them once per 64 blocks.
+   */
+  #headWindow: { readonly start: bigint; readonly hashes: ReadonlyMap<bigint, Uint8Array> } | undefined;
   /** Uncle counts of the head and its ancestors (newest first, UNCLE_COUNT_WINDOW at most). */
   #headUncleCounts: { readonly head: Uint8Array; readonly counts: readonly number[] } | undefined;
 
@@ -45,12 +50,19 @@ export class MergedMiningHasher {
     const onHead = equalsBytes(header.parentHash, head.hash);
     const parentNumber = header.number - 1n;
     const start = (parentNumber / CPV_SPAN) * CPV_SPAN;
-    const hashes = new Map<bigint, Uint8Array>();
-    for (let i = 0n; i < 7n; i++) {
-      const height = start - CPV_SPAN * i;
-      if (height < 0n) break;
-      const hash = onHead ? await this.canonicalForkHash(height) : parentChainHash(await this.reader.ancestorHeader(header.parentHash, height));
-      if (hash) hashes.set(height, hash);
+    let hashes = onHead && this.#headWindow?.start === start ? this.#headWindow.hashes : undefined;
+    if (!hashes) {
+      const found = new Map<bigint, Uint8Array>();
+      let missing = false;
+      for (let i = 0n; i < 7n; i++) {
+        const height = start - CPV_SPAN * i;
+        if (height < 0n) break;
+        const hash = onHead ? await this.canonicalForkHash(height) : parentChainHash(await this.reader.ancestorHeader(header.parentHash, height));
+        if (hash) found.set(height, hash);
+        else missing = true;
+      }
+      if (onHead && !missing) this.#headWindow = { start, hashes: found };
+      hashes = found;
     }
     const counts = onHead ? await this.headUncleCounts(head) : await this.uncleCounts(header.parentHash);
     const uncleCountSum = counts.reduce((sum, n) => sum + n, 0);
@@ -71,6 +83,7 @@ export class MergedMiningHasher {
   /** Canonical blocks were replaced (a reorg, a rewind): their cached hashes go. */
   canonicalReplaced(): void {
     this.#canonicalForkHashes.clear();
+    this.#headWindow = undefined;
   }
 
   /** Uncle counts of the headers ending at `hash` (fewer near genesis), newest first. */
