@@ -43,18 +43,23 @@ export type ChainView = Pick<ChainReader,
   readonly trieDb: DB<string, string | Uint8Array>;
 };
 
+/** Blocks (and their receipts) the reader keeps decoded. */
+const BLOCKS_KEPT = 512;
+/** Recent state roots whose accounts the reader keeps (accountAt). */
+const STATE_ROOTS_KEPT = 8;
+
 export class ChainReader {
   readonly trieDb: CommittedTrieDb;
   #head: HeadInfo | undefined;
   readonly #headers = new Lru<string, BlockHeader>(4096);
-  readonly #blocks = new Lru<string, Block>(512);
+  readonly #blocks = new Lru<string, Block>(BLOCKS_KEPT);
   readonly #loading = new Map<string, Promise<Block | undefined>>();
-  readonly #receipts = new Lru<string, StoredReceipt[]>(512);
+  readonly #receipts = new Lru<string, StoredReceipt[]>(BLOCKS_KEPT);
   readonly #states = new Lru<string, MerkleStateManager>(8);
   /** The head block's transactions by hash, with their index: a receipt asked for right after its block needs no lookup. */
   #headTxs: { readonly block: Uint8Array; readonly index: ReadonlyMap<string, number> } | undefined;
-  /** Accounts known under recent state roots: written by their block (rememberAccounts) or read there (accountAt). */
-  readonly #accounts = new Lru<string, Lru<string, Promise<Account | undefined>>>(8);
+  /** Accounts known under recent state roots: written by their block (rememberRun) or read there (accountAt). */
+  readonly #accounts = new Lru<string, Lru<string, Promise<Account | undefined>>>(STATE_ROOTS_KEPT);
 
   constructor(readonly store: ChainStore, readonly common: Common, readonly network: Network) {
     this.trieDb = new CommittedTrieDb(store.trie);
@@ -197,17 +202,25 @@ export class ChainReader {
   }
 
   /**
-   * The chain writer hands over the accounts a block's execution wrote, with their values under its
-   * state root: the view at that root starts with them, so the first reads at a new head (the pool's
-   * check of each sender, balance and nonce polls) walk no trie.
+   * The chain writer hands over a run of stored blocks, oldest first, with their receipts (by hex hash)
+   * and the accounts each block's execution wrote, with their values under its state root: the view at
+   * that root starts with them, so the first reads at a new head (the pool's check of each sender,
+   * balance and nonce polls) walk no trie. Only the newest the caches keep are handed to them: a sync's
+   * run of hundreds of blocks would evict the rest at once.
    */
-  rememberAccounts(stateRoot: Uint8Array, accounts: ReadonlyMap<string, Account | undefined>): void {
-    const known = this.#accountsAt(hex(stateRoot));
-    for (const [id, account] of accounts) known.set(id, Promise.resolve(account));
+  rememberRun(
+    blocks: readonly Block[], receipts: ReadonlyMap<string, StoredReceipt[]>,
+    accounts: readonly (readonly [Uint8Array, ReadonlyMap<string, Account | undefined>])[],
+  ): void {
+    for (const block of blocks.slice(-BLOCKS_KEPT)) this.remember(block, receipts.get(hex(block.hash)));
+    for (const [stateRoot, written] of accounts.slice(-STATE_ROOTS_KEPT)) {
+      const known = this.#accountsAt(hex(stateRoot));
+      for (const [id, account] of written) known.set(id, Promise.resolve(account));
+    }
   }
 
   /**
-   * An account under `stateRoot` (undefined: none). One the block at that root wrote (rememberAccounts)
+   * An account under `stateRoot` (undefined: none). One the block at that root wrote (rememberRun)
    * or that was read there before comes from memory without a state view: the pool's check of each
    * sender at a new head builds none (docs/performance.md, "What was cut").
    */

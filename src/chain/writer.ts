@@ -262,11 +262,11 @@ export class ChainWriter {
     const pending = this.#pending;
     if (!pending) return;
     this.#pending = undefined;
+    pending.ops.push({ type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: pending.head.hash });
     await this.store.batch(pending.ops);
     this.reader.trieDb.remember(this.#pendingNodes);
     this.#pendingNodes.clear();
-    for (const block of pending.blocks.values()) this.reader.remember(block, pending.receipts.get(hex(block.hash)));
-    for (const [stateRoot, accounts] of pending.accounts) this.reader.rememberAccounts(stateRoot, accounts);
+    this.reader.rememberRun([...pending.blocks.values()], pending.receipts, pending.accounts);
     this.reader.publishHead(pending.head);
   }
 
@@ -300,10 +300,10 @@ export class ChainWriter {
     }
     const change = onHead ? { added: [block], removed: [] } : await this.canonicalChange(block, head);
     const newHead: HeadInfo = { hash: block.hash, number: block.header.number, header: block.header, totalDifficulty: td };
+    // The head pointer goes into the batch when it is written (flush): once for a whole run.
     ops.push(
       ...this.canonOps(change, head),
       ...await logIndexOps(this.store, change, (b) => (b === block ? exec.receipts : this.reader.getReceipts(b.hash))),
-      { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash },
     );
     for (const [key, node] of exec.overlay.writes) this.#pendingNodes.set(key, node);
     const pending: PendingBlocks = this.#pending ?? { head, ops: [], blocks: new Map(), accounts: [], receipts: new Map() };
