@@ -10,7 +10,7 @@ import type { ResourceLimits } from 'node:worker_threads';
 
 /**
  * A worker's young generation, MB: semi-spaces of 4 MB where the main thread has 8. An RPC worker under
- * `eth_call` load answered as many calls with it and held 11–16 MB less.
+ * `eth_call` load answered as many calls with it and the node held about 10 MB less at its peak.
  */
 export const WORKER_YOUNG_GENERATION_MB = 12;
 
