@@ -10,8 +10,9 @@
  * 3. A third of the nodes killed (-9) at random; blocks mined meanwhile; the victims restarted: the
  *    time from the restart until every head agrees again. Goal ≤ 10 s.
  * 4. A late joiner syncing BENCH_SYNC_BLOCKS blocks (a transaction each) from SYNC_PEERS peers at
- *    once, all in their own processes, the peers already connected to each other. Goal ≥ 1,500 blocks/s. Also the joiner's CPU time per block, all
- *    threads and its main thread alone (the import's bound when a core is free).
+ *    once, all in their own processes, the peers already connected to each other. Goal ≥ 1,500
+ *    blocks/s. Also the joiner's CPU time per block, all threads and its main thread alone (the
+ *    import's bound when a core is free).
  * BENCH_PARTS=network or BENCH_PARTS=sync runs one half. A measurement, not a test: it exits 0 when a goal is missed.
  */
 import { ethers } from 'ethers';

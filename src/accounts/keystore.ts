@@ -6,7 +6,8 @@
  * Key bytes exist only in memory; a file holds only the ciphertext. Cryptography is Node's
  * (OpenSSL scrypt, AES) and @noble/hashes' Keccak.
  */
-import { bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { addressOfPrivateKey } from '../chain/codec/keyAddress.ts';
 import { createCipheriv, createDecipheriv, pbkdf2, randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,7 +61,7 @@ export async function encryptKey(key: Uint8Array, passphrase: string, params: Sc
   const cipher = createCipheriv('aes-128-ctr', derived.subarray(0, 16), iv);
   const ciphertext = Buffer.concat([cipher.update(key), cipher.final()]);
   const file: KeyFileV3 = {
-    address: unprefixed(privateToAddress(key)),
+    address: unprefixed(addressOfPrivateKey(key)),
     id: randomUUID(),
     version: 3,
     crypto: {

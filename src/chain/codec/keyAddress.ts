@@ -1,7 +1,8 @@
 /**
- * A private key's address through native secp256k1. The development accounts' addresses are derived
- * when the node starts: @ethereumjs/util's `privateToAddress` multiplies in JavaScript, about 60 ms of a
- * start on code not yet compiled (docs/operations.md "Start-up"), where the add-on takes microseconds.
+ * A private key's address through native secp256k1, for every key the node holds (the development
+ * accounts, the wallet's, key files). The development accounts' addresses are derived when the node
+ * starts: @ethereumjs/util's `privateToAddress` multiplies in JavaScript, about 60 ms of a start on code
+ * not yet compiled (docs/operations.md "Start-up"), where the add-on takes microseconds.
  */
 import secp256k1 from 'secp256k1';
 import { keccak256 } from './keccak.ts';
