@@ -1,5 +1,5 @@
 /**
- * For the tests of the RPC workers' opcode changes (src/rpc/workerThread/, docs/rpc-workers.md "Calls"):
+ * For the tests of the interpreter changes (src/chain/execution/interpreter/, docs/rpc-workers.md "Calls"):
  * the same programs run in an EVM made before a change, in one made after it, and in one that also runs
  * opcodes in bursts, must end the same (return value, gas, error).
  */
@@ -8,7 +8,7 @@ import { createEVM, type EVM } from '@ethereumjs/evm';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { createChainCommon } from '../../src/chain/execution/common.ts';
 import { NETWORKS } from '../../src/chain/execution/networks.ts';
-import { runStepsInBursts } from '../../src/rpc/workerThread/stepBursts.ts';
+import { runStepsInBursts } from '../../src/chain/execution/interpreter/stepBursts.ts';
 
 export interface Outcome { returnValue: string; gasUsed: bigint; error?: string }
 

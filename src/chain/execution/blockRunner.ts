@@ -21,6 +21,7 @@ import { orderedTrieRoot } from '../storage/trieRoot.ts';
 import { txBytes, txFromBytes } from '../codec/txEncoding.ts';
 import { impersonatedSender } from '../codec/impersonation.ts';
 import type { StoredLog, StoredReceipt } from '../codec/block.ts';
+import { speedUpInterpreter } from './interpreter/index.ts';
 import { effectiveGasPrice } from './txPrice.ts';
 
 /** Transaction types this chain accepts. */
@@ -152,6 +153,7 @@ export function stateManagerAt(
 }
 
 export async function createExecutionVM(env: ExecutionEnv, stateManager: MerkleStateManager): Promise<VM> {
+  await speedUpInterpreter();
   return createVM({
     // Every EVM adds a `hardforkChanged` listener, which holds the EVM, its state manager and trie
     // overlay, to the Common it is given: on the shared Common it would outlive the VM (docs/rpc-workers.md, "The tracing leak").

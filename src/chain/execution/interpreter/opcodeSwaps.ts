@@ -1,5 +1,5 @@
 /**
- * Opcode handlers and gas handlers of the workers' EVMs replaced by the worker's own (docs/rpc-workers.md,
+ * Opcode handlers and gas handlers of the node's EVMs replaced by its own (docs/rpc-workers.md,
  * "Calls"): `EVM.prototype.getActiveOpcodes` builds every EVM's opcode table (at its creation and at each
  * hardfork change), and each swap is applied to the table it built. An EVM given its own opcodes keeps
  * them, and an entry is swapped only while it is the library's opcode of that name.

@@ -1,5 +1,5 @@
 /**
- * MLOAD, MSTORE, KECCAK256 and RETURN gas answered at once (src/rpc/workerThread/memoryGas.ts): programs
+ * MLOAD, MSTORE, KECCAK256 and RETURN gas answered at once (src/chain/execution/interpreter/memoryGas.ts): programs
  * growing the memory through each (by a word, by many, not at all, by a zero length far out, to the
  * quadratic part of the cost), hashing ranges of every word count, running out of gas in the expansion
  * and underflowing the stack end with the same return value, gas and error in an EVM made before the
@@ -8,8 +8,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EVM } from '@ethereumjs/evm';
-import { chargeMemoryAtOnce } from '../../../src/rpc/workerThread/memoryGas.ts';
-import { runPrograms, sameAfterSwap } from '../../helpers/opcodeSwaps.ts';
+import { chargeMemoryAtOnce } from '../../../../src/chain/execution/interpreter/memoryGas.ts';
+import { runPrograms, sameAfterSwap } from '../../../helpers/opcodeSwaps.ts';
 
 const Memory = suite('memory gas at once');
 
@@ -40,7 +40,7 @@ const runAll = (evm: EVM) => runPrograms(evm, PROGRAMS, 1_000_000n);
 
 const gasHandler = (evm: EVM, op: number) => (evm as unknown as { _opcodeMap: { gasHandler?: unknown }[] })._opcodeMap[op]!.gasHandler;
 
-Memory('every program ends the same with the library\'s gas handlers, with the worker\'s, and with the worker\'s in bursts', async () => {
+Memory('every program ends the same with the library\'s gas handlers, with the node\'s, and with the node\'s in bursts', async () => {
   const { library, swapped, before } = await sameAfterSwap(runAll, chargeMemoryAtOnce);
   for (const op of [0x20, 0x51, 0x52, 0xf3]) assert.is.not(gasHandler(swapped, op), gasHandler(library, op));
   // The programs do what their names say: each step's cost, from the GAS words.

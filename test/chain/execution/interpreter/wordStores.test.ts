@@ -1,13 +1,13 @@
 /**
- * MSTORE without the library's padding (src/rpc/workerThread/wordStores.ts): programs storing words of
+ * MSTORE without the library's padding (src/chain/execution/interpreter/wordStores.ts): programs storing words of
  * every size (zero, one byte, 2^64, 2^128-1, 2^255, all ones) at aligned and unaligned offsets return the
  * same memory, gas and errors from an EVM made before the change and from one made after it.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EVM } from '@ethereumjs/evm';
-import { storeWordsUnpadded } from '../../../src/rpc/workerThread/wordStores.ts';
-import { newEvm, runPrograms } from '../../helpers/opcodeSwaps.ts';
+import { storeWordsUnpadded } from '../../../../src/chain/execution/interpreter/wordStores.ts';
+import { newEvm, runPrograms } from '../../../helpers/opcodeSwaps.ts';
 
 const Words = suite('MSTORE without padding');
 

@@ -1,6 +1,6 @@
 /**
  * The prototype of @ethereumjs/evm's Interpreter, which the package does not export: found through
- * the run state that a throwaway EVM hands to its STOP handler. The workers' changes to the
+ * the run state that a throwaway EVM hands to its STOP handler. The node's changes to the
  * interpreter (jumpAnalysis.ts, stepBursts.ts) are made on it (docs/rpc-workers.md, "Calls").
  */
 import { createEVM } from '@ethereumjs/evm';

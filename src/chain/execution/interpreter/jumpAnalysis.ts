@@ -2,7 +2,7 @@
  * Contract code's jump analysis, kept per code (docs/rpc-workers.md, "Calls"). @ethereumjs/evm
  * analyses the code of every call it runs (valid JUMPDESTs, PUSH values, the opcode of each byte),
  * which for a token's balanceOf costs a sixth of the worker's time. Code read from the trie is the very
- * object the worker's node cache holds, so the analysis is kept by code object (and opcode table: the
+ * object the trie node cache holds, so the analysis is kept by code object (and opcode table: the
  * analysis holds the table's entries) and is dropped with it.
  */
 import { interpreterPrototype } from './interpreterClass.ts';

@@ -1,5 +1,5 @@
 /**
- * MLOAD, CALLDATALOAD, SLOAD and KECCAK256 without hex text (src/rpc/workerThread/wordLoads.ts): programs
+ * MLOAD, CALLDATALOAD, SLOAD and KECCAK256 without hex text (src/chain/execution/interpreter/wordLoads.ts): programs
  * loading words (aligned and not, past the memory or the data, stored values of every length, cold and warm
  * slots, hashes of no bytes, of words and of odd lengths, out of gas, stack underflow) end with the same return value, gas and error in an EVM made
  * before the change, in one made after it, and in one running opcodes in bursts (stepBursts.ts).
@@ -8,8 +8,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EVM } from '@ethereumjs/evm';
 import { Account, Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import { loadWordsWithoutHex } from '../../../src/rpc/workerThread/wordLoads.ts';
-import { sameAfterSwap, type Outcome } from '../../helpers/opcodeSwaps.ts';
+import { loadWordsWithoutHex } from '../../../../src/chain/execution/interpreter/wordLoads.ts';
+import { sameAfterSwap, type Outcome } from '../../../helpers/opcodeSwaps.ts';
 
 const Loads = suite('word loads without hex text');
 
@@ -61,7 +61,7 @@ async function runAll(evm: EVM): Promise<Record<string, Outcome>> {
 
 const handler = (evm: EVM, op: number) => (evm as unknown as { _opcodeMap: { opHandler: unknown; gasHandler?: unknown }[] })._opcodeMap[op]!;
 
-Loads('every program ends the same with the library\'s loads, with the worker\'s, and with the worker\'s in bursts', async () => {
+Loads('every program ends the same with the library\'s loads, with the node\'s, and with the node\'s in bursts', async () => {
   const { library, swapped, before } = await sameAfterSwap(runAll, loadWordsWithoutHex);
   for (const op of [0x20, 0x35, 0x51, 0x54]) assert.is.not(handler(swapped, op).opHandler, handler(library, op).opHandler);
   assert.is.not(handler(swapped, 0x54).gasHandler, handler(library, 0x54).gasHandler);

@@ -1,5 +1,5 @@
 /**
- * Opcodes in bursts (src/rpc/workerThread/stepBursts.ts): programs run the same, to the gas and the
+ * Opcodes in bursts (src/chain/execution/interpreter/stepBursts.ts): programs run the same, to the gas and the
  * error, with the library's step and with bursts: jumps before and after the jump analysis, a static
  * loop that runs out of gas, invalid opcodes and destinations, a stack underflow, code that ends without
  * STOP, storage, memory, EXP, a log and a precompile call inside bursts, out of gas in a dynamic cost,
@@ -9,10 +9,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import { Account, bytesToHex, createZeroAddress, hexToBytes } from '@ethereumjs/util';
-import { createChainCommon } from '../../../src/chain/execution/common.ts';
-import { NETWORKS } from '../../../src/chain/execution/networks.ts';
-import { interpreterPrototype } from '../../../src/rpc/workerThread/interpreterClass.ts';
-import { runStepsInBursts } from '../../../src/rpc/workerThread/stepBursts.ts';
+import { createChainCommon } from '../../../../src/chain/execution/common.ts';
+import { NETWORKS } from '../../../../src/chain/execution/networks.ts';
+import { interpreterPrototype } from '../../../../src/chain/execution/interpreter/interpreterClass.ts';
+import { runStepsInBursts } from '../../../../src/chain/execution/interpreter/stepBursts.ts';
 
 const Bursts = suite('opcodes in bursts');
 

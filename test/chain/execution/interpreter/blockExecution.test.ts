@@ -1,0 +1,96 @@
+/**
+ * Block execution runs with the interpreter changes (src/chain/execution/interpreter/) and ends as the
+ * library's own EVM does: the same transactions (deployments, storage and mapping writes, events, a
+ * revert with a reason, a custom error, a memory copy, nested calls with a caught revert, STATICCALL,
+ * DELEGATECALL and a CREATE, a value transfer) give the same status, gas, logs, created addresses and
+ * state root through executeBlock as through the library's VM and its step.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ethers } from 'ethers';
+import { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address, bytesToHex, hexToBytes, KECCAK256_RLP, MapDB } from '@ethereumjs/util';
+import { createVM, runTx } from '@ethereumjs/vm';
+import { createChainCommon } from '../../../../src/chain/execution/common.ts';
+import { decodeTx, executeBlock, executionBlock, type BlockExecutionContext } from '../../../../src/chain/execution/blockRunner.ts';
+import { interpreterPrototype } from '../../../../src/chain/execution/interpreter/interpreterClass.ts';
+import { NETWORKS } from '../../../../src/chain/execution/networks.ts';
+import { compileFixture } from '../../../helpers/solc.ts';
+
+const Execution = suite('block execution with the interpreter changes');
+
+const common = createChainCommon(NETWORKS.regtest);
+const wallet = new ethers.Wallet('0x0c06818f82e04c564290b32ab86b25676731fc34e9a546108bf109194c8e3aae');
+const SENDER = hexToBytes(wallet.address as `0x${string}`);
+const BALANCE = 10n ** 21n;
+const CTX: BlockExecutionContext = {
+  number: 1n, timestamp: 1_700_000_000n, coinbase: hexToBytes('0x1111111111111111111111111111111111111111'), gasLimit: 30_000_000n,
+  difficulty: 1n, prevRandao: new Uint8Array(32), minimumGasPrice: 1n,
+  stateEdits: [{ address: SENDER, balance: BALANCE }],
+};
+
+interface Outcome { status: number; gasUsed: bigint; logs: string; created?: string }
+
+async function transactions(): Promise<TypedTransaction[]> {
+  const store = compileFixture('Store.sol', 'Store');
+  const caller = compileFixture('Tracing.sol', 'Caller');
+  const storeAt = ethers.getCreateAddress({ from: wallet.address, nonce: 0 });
+  const callerAt = ethers.getCreateAddress({ from: wallet.address, nonce: 5 });
+  const storeAbi = new ethers.Interface(store.abi);
+  const callerAbi = new ethers.Interface(caller.abi);
+  const deployStore = store.bytecode + ethers.AbiCoder.defaultAbiCoder().encode(['uint256'], [7]).slice(2);
+  const bodies = [
+    { data: deployStore },
+    { to: storeAt, data: storeAbi.encodeFunctionData('set', [5]) },
+    { to: storeAt, data: storeAbi.encodeFunctionData('set', [13]) }, // reverts: "unlucky number"
+    { to: storeAt, data: storeAbi.encodeFunctionData('fail', [3]) }, // reverts with a custom error
+    { to: storeAt, data: storeAbi.encodeFunctionData('echo', [ethers.hexlify(ethers.randomBytes(100))]) },
+    { data: caller.bytecode },
+    { to: callerAt, data: callerAbi.encodeFunctionData('nested', [9]) },
+    { to: '0x09a1eda29f664ac8f68106f6567276df0c65d859', value: 12_345n },
+  ];
+  const raws = await Promise.all(bodies.map((body, nonce) =>
+    wallet.signTransaction({ ...body, nonce, gasLimit: 3_000_000, gasPrice: 1_000_000_000, chainId: 33 })));
+  return raws.map((raw) => decodeTx(hexToBytes(raw as `0x${string}`), common));
+}
+
+const logsOf = (logs: readonly (readonly [Uint8Array, readonly Uint8Array[], Uint8Array])[]) =>
+  logs.map(([address, topics, data]) => `${bytesToHex(address)}:${topics.map(bytesToHex).join(',')}:${bytesToHex(data)}`).join(';');
+
+/** The library's VM, with its own step and opcodes, over a state of its own. */
+async function withLibrary(txs: readonly TypedTransaction[]): Promise<{ outcomes: Outcome[]; stateRoot: string }> {
+  const sm = new MerkleStateManager({ common });
+  const vm = await createVM({ common: common.copy(), stateManager: sm });
+  await sm.putAccount(new Address(SENDER), new Account(0n, BALANCE));
+  const block = executionBlock(CTX, common);
+  const outcomes: Outcome[] = [];
+  let blockGasUsed = 0n;
+  for (const tx of txs) {
+    const r = await runTx(vm, { tx, block, blockGasUsed, skipHardForkValidation: true });
+    blockGasUsed += r.totalGasSpent;
+    const receipt = r.receipt as { status: number; logs: Parameters<typeof logsOf>[0] };
+    outcomes.push({ status: receipt.status, gasUsed: r.totalGasSpent, logs: logsOf(receipt.logs), created: r.createdAddress?.toString() });
+  }
+  return { outcomes, stateRoot: bytesToHex(await sm.getStateRoot()) };
+}
+
+Execution('executeBlock gives the library\'s results, gas, logs and state root', async () => {
+  const txs = await transactions();
+  const proto = (await interpreterPrototype()) as { runStep: unknown };
+  const libraryStep = proto.runStep;
+  const library = await withLibrary(txs);
+  assert.is(proto.runStep, libraryStep, 'the library ran with its own step');
+
+  const result = await executeBlock({ common, trieDb: new MapDB(), blockHash: async () => new Uint8Array(32) }, KECCAK256_RLP, CTX, txs, 'verify');
+  assert.is.not(proto.runStep, libraryStep, 'block execution runs opcodes in bursts');
+  const outcomes: Outcome[] = result.receipts.map((r) => ({
+    status: r.status, gasUsed: r.gasUsed, logs: logsOf(r.logs), created: r.contractAddress && new Address(r.contractAddress).toString(),
+  }));
+  assert.equal(outcomes, library.outcomes);
+  assert.equal(outcomes.map((o) => o.status), [1, 1, 0, 0, 1, 1, 1, 1]);
+  assert.ok(outcomes[6]!.logs.length > 0, 'the nested call logged');
+  assert.is(bytesToHex(result.stateRoot), library.stateRoot);
+});
+
+Execution.run();
