@@ -14,7 +14,7 @@
 import { MerklePatriciaTrie, type MPTOpts } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address, bytesToUnprefixedHex, concatBytes, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
+import { Account, Address, bytesToUnprefixedHex, concatBytes, createAccountFromRLP, equalsBytes, unpadBytes } from '@ethereumjs/util';
 import { hex, keccak256 } from '../codec/bytes.ts';
 import { encodeRlp } from '../codec/rlp.ts';
 import { Lru } from './lru.ts';
@@ -243,6 +243,20 @@ export class BatchedStateManager extends MerkleStateManager {
     // A copy: the caller may change its account afterwards.
     if (rlp !== undefined) this.#decoded.set(rlp, copyOf(account!));
     return done;
+  }
+
+  /**
+   * With a storage cache, the write goes to the cache alone. The library's putStorage also writes it
+   * through to the storage trie and the account at once (`cache.put(...) ?? write`: the cache's put returns
+   * nothing, so the write-through always runs), and the flush writes it again: an account encoding and a
+   * trie write more per SSTORE for nothing. The cache (an ordered map) keeps every write until the flush,
+   * and a revert drops the write from the cache as it dropped the storage trie written through.
+   */
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    const storage = this._caches?.storage;
+    if (!storage || key.length !== 32 || value.length > 32) return super.putStorage(address, key, value);
+    if (!(await this.getAccount(address))) return super.putStorage(address, key, value);
+    storage.put(address, key, RLP.encode(unpadBytes(value)));
   }
 
   override deleteAccount(address: Address): Promise<void> {

@@ -2,7 +2,8 @@
  * Block execution runs with the interpreter changes (src/chain/execution/interpreter/) and ends as the
  * library's own EVM does: the same transactions (deployments, storage and mapping writes, events, a
  * revert with a reason, a custom error, a memory copy, nested calls with a caught revert, STATICCALL,
- * DELEGATECALL and a CREATE, a value transfer) give the same status, gas, logs, created addresses and
+ * DELEGATECALL and a CREATE, storage written and then undone by a caught inner revert or a reverted
+ * transaction, a slot written and cleared, a value transfer) give the same status, gas, logs, created addresses and
  * state root through executeBlock as through the library's VM and its step.
  */
 import { suite } from 'uvu';
@@ -35,10 +36,13 @@ interface Outcome { status: number; gasUsed: bigint; logs: string; created?: str
 async function transactions(): Promise<TypedTransaction[]> {
   const store = compileFixture('Store.sol', 'Store');
   const caller = compileFixture('Tracing.sol', 'Caller');
+  const reverts = compileFixture('Reverts.sol', 'Reverts');
   const storeAt = ethers.getCreateAddress({ from: wallet.address, nonce: 0 });
   const callerAt = ethers.getCreateAddress({ from: wallet.address, nonce: 5 });
   const storeAbi = new ethers.Interface(store.abi);
   const callerAbi = new ethers.Interface(caller.abi);
+  const revertsAt = ethers.getCreateAddress({ from: wallet.address, nonce: 8 });
+  const revertsAbi = new ethers.Interface(reverts.abi);
   const deployStore = store.bytecode + ethers.AbiCoder.defaultAbiCoder().encode(['uint256'], [7]).slice(2);
   const bodies = [
     { data: deployStore },
@@ -49,6 +53,10 @@ async function transactions(): Promise<TypedTransaction[]> {
     { data: caller.bytecode },
     { to: callerAt, data: callerAbi.encodeFunctionData('nested', [9]) },
     { to: '0x09a1eda29f664ac8f68106f6567276df0c65d859', value: 12_345n },
+    { data: reverts.bytecode },
+    { to: revertsAt, data: revertsAbi.encodeFunctionData('mixed', [7]) },
+    { to: revertsAt, data: revertsAbi.encodeFunctionData('writeThenFail', [5, 9]) }, // reverts: slot 5 keeps 7
+    { to: revertsAt, data: revertsAbi.encodeFunctionData('mixed', [8]) },
   ];
   const raws = await Promise.all(bodies.map((body, nonce) =>
     wallet.signTransaction({ ...body, nonce, gasLimit: 3_000_000, gasPrice: 1_000_000_000, chainId: 33 })));
@@ -88,7 +96,7 @@ Execution('executeBlock gives the library\'s results, gas, logs and state root',
     status: r.status, gasUsed: r.gasUsed, logs: logsOf(r.logs), created: r.contractAddress && new Address(r.contractAddress).toString(),
   }));
   assert.equal(outcomes, library.outcomes);
-  assert.equal(outcomes.map((o) => o.status), [1, 1, 0, 0, 1, 1, 1, 1]);
+  assert.equal(outcomes.map((o) => o.status), [1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1]);
   assert.ok(outcomes[6]!.logs.length > 0, 'the nested call logged');
   assert.is(bytesToHex(result.stateRoot), library.stateRoot);
 });
