@@ -174,6 +174,9 @@ export class BatchedTrie extends MerklePatriciaTrie {
 
   override async get(key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
     await this.applyWrites();
+    // An empty trie (a new contract's storage) holds no key. The library would look its root up in the
+    // database, find no node, and make and catch an error (with its stack trace) to answer null.
+    if (!throwIfMissing && equalsBytes(this.root(), this.EMPTY_TRIE_ROOT)) return null;
     if (!this.readCache) return super.get(key, throwIfMissing);
     const id = hex(this.root()) + hex(key);
     let value = this.readCache.get(id);
@@ -259,8 +262,17 @@ export class BatchedStateManager extends MerkleStateManager {
     storage.put(address, key, RLP.encode(unpadBytes(value)));
   }
 
+  /**
+   * A deleted account's storage goes with it: its storage trie is forgotten too, so an account made
+   * again at the address (CREATE2 after a SELFDESTRUCT in its creating transaction) starts from its own,
+   * empty, storage root. The library keeps the old trie and writes the new account's storage into it,
+   * where the deleted slots come back. (A revert drops every storage trie anyway.)
+   */
   override deleteAccount(address: Address): Promise<void> {
     this.#written?.add(address);
+    const id = bytesToUnprefixedHex(keccak256(address.bytes));
+    delete this._storageTries[id];
+    this.#storageTries.delete(id);
     return super.deleteAccount(address);
   }
 

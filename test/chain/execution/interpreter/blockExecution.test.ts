@@ -11,10 +11,10 @@ import * as assert from 'uvu/assert';
 import { ethers } from 'ethers';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bytesToHex, hexToBytes, KECCAK256_RLP, MapDB } from '@ethereumjs/util';
+import { Account, Address, bytesToHex, hexToBytes, KECCAK256_RLP, MapDB, setLengthLeft } from '@ethereumjs/util';
 import { createVM, runTx } from '@ethereumjs/vm';
 import { createChainCommon } from '../../../../src/chain/execution/common.ts';
-import { decodeTx, executeBlock, executionBlock, type BlockExecutionContext } from '../../../../src/chain/execution/blockRunner.ts';
+import { decodeTx, executeBlock, executionBlock, stateManagerAt, type BlockExecutionContext } from '../../../../src/chain/execution/blockRunner.ts';
 import { interpreterPrototype } from '../../../../src/chain/execution/interpreter/interpreterClass.ts';
 import { NETWORKS } from '../../../../src/chain/execution/networks.ts';
 import { compileFixture } from '../../../helpers/solc.ts';
@@ -99,6 +99,25 @@ Execution('executeBlock gives the library\'s results, gas, logs and state root',
   assert.equal(outcomes.map((o) => o.status), [1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1]);
   assert.ok(outcomes[6]!.logs.length > 0, 'the nested call logged');
   assert.is(bytesToHex(result.stateRoot), library.stateRoot);
+});
+
+Execution('a contract destroyed in the transaction that made it and made again in the block keeps none of its old storage', async () => {
+  const factory = compileFixture('Phoenix.sol', 'Factory');
+  const child = compileFixture('Phoenix.sol', 'Child');
+  const factoryAt = ethers.getCreateAddress({ from: wallet.address, nonce: 0 });
+  const childAt = ethers.getCreate2Address(factoryAt, ethers.ZeroHash, ethers.keccak256(child.bytecode));
+  const abi = new ethers.Interface(factory.abi);
+  const bodies = [{ data: factory.bytecode }, { to: factoryAt, data: abi.encodeFunctionData('make') }, { to: factoryAt, data: abi.encodeFunctionData('live') }, { to: factoryAt, data: abi.encodeFunctionData('make') }];
+  const raws = await Promise.all(bodies.map((body, nonce) => wallet.signTransaction({ ...body, nonce, gasLimit: 3_000_000, gasPrice: 1_000_000_000, chainId: 33 })));
+  const txs = raws.map((raw) => decodeTx(hexToBytes(raw as `0x${string}`), common));
+  const result = await executeBlock({ common, trieDb: new MapDB(), blockHash: async () => new Uint8Array(32) }, KECCAK256_RLP, CTX, txs, 'verify');
+  assert.equal(result.receipts.map((r) => r.status), [1, 1, 1, 1]);
+  const state = stateManagerAt(result.overlay, result.stateRoot, common);
+  const slot = (n: number) => setLengthLeft(Uint8Array.of(n), 32);
+  const address = new Address(hexToBytes(childAt as `0x${string}`));
+  assert.ok(await state.getAccount(address), 'the child lives after the second make');
+  assert.is(bytesToHex(await state.getStorage(address, slot(0))), '0x', 'slot a, written by the destroyed child, is gone');
+  assert.is(bytesToHex(await state.getStorage(address, slot(1))), '0x02');
 });
 
 Execution.run();
