@@ -276,6 +276,18 @@ export class BatchedStateManager extends MerkleStateManager {
     return super.deleteAccount(address);
   }
 
+  /**
+   * The flush's write of one cached slot, with a storage cache: into the storage trie alone. The library
+   * also encodes and puts the account with the trie's root after every slot; flush() gives each account
+   * its storage root once, after all its slots are applied.
+   */
+  protected override async _writeContractStorage(address: Address, account: Account, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (!this._caches?.storage) return super._writeContractStorage(address, account, key, value);
+    const trie = this._getStorageTrie(address, account);
+    if (value.length) await trie.put(key, RLP.encode(value));
+    else await trie.del(key);
+  }
+
   /** Starts noting the accounts written (a block's execution; calls, which revert, never ask). */
   recordWrites(): void {
     this.#written = new Set();
