@@ -224,6 +224,8 @@ export class BatchedStateManager extends MerkleStateManager {
    * nothing either (a balanceOf call reads back the three accounts it writes).
    */
   readonly #decoded = new WeakMap<Uint8Array, Account>();
+  /** The storage tries the flush wrote slots into, for their accounts' storage roots. */
+  readonly #storageWritten = new Set<BatchedTrie>();
 
   /** The account an encoding of the state cache holds, as createAccountFromRLP gives it: a new object each time, which the caller may change. */
   protected accountFrom(rlp: Uint8Array): Account {
@@ -282,8 +284,9 @@ export class BatchedStateManager extends MerkleStateManager {
    * its storage root once, after all its slots are applied.
    */
   protected override async _writeContractStorage(address: Address, account: Account, key: Uint8Array, value: Uint8Array): Promise<void> {
+    const trie = this._getStorageTrie(address, account) as BatchedTrie;
+    this.#storageWritten.add(trie);
     if (!this._caches?.storage) return super._writeContractStorage(address, account, key, value);
-    const trie = this._getStorageTrie(address, account);
     if (value.length) await trie.put(key, RLP.encode(value));
     else await trie.del(key);
   }
@@ -319,17 +322,21 @@ export class BatchedStateManager extends MerkleStateManager {
   override async flush(): Promise<void> {
     await super.flush();
     let storageRootsMoved = false;
-    for (const trie of Object.values(this._storageTries) as BatchedTrie[]) {
-      if (!trie.hasWrites || !trie.owner) continue;
+    const written = [...this.#storageWritten];
+    this.#storageWritten.clear();
+    for (const trie of written) {
       await trie.applyWrites();
-      const account = await this.getAccount(trie.owner);
-      if (!account) continue;
+      const account = trie.owner && (await this.getAccount(trie.owner));
+      if (!account || equalsBytes(account.storageRoot, trie.root())) continue;
       account.storageRoot = trie.root();
-      await this.putAccount(trie.owner, account);
+      await this.putAccount(trie.owner!, account);
       storageRootsMoved = true;
     }
     // The accounts just given their storage roots reach the account trie.
     if (storageRootsMoved) await super.flush();
     await (this._trie as BatchedTrie).applyWrites();
+    // The library's map of storage tries gains one per contract touched until a revert empties it (and a
+    // flush walked them all); the recent ones are found again in #storageTries.
+    this._storageTries = {};
   }
 }
