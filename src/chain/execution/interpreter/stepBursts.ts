@@ -99,7 +99,7 @@ async function runAwaited(interp: Interpreter, entry: OpcodeEntry): Promise<void
     const info = next.opcodeInfo;
     let gas = info.feeBigInt;
     if (info.dynamicGas) {
-      // The own gas handlers (memoryGas.ts, wordLoads.ts) answer at once: no turn taken for them.
+      // The node's own gas handlers (memoryGas.ts, wordLoads.ts) answer at once: no turn taken for them.
       const dynamic = next.gasHandler!(state, gas, interp.common);
       gas = typeof dynamic === 'bigint' ? dynamic : await dynamic;
     }
