@@ -3,9 +3,9 @@
  * sender's account twice and its recipient's once (the nonce, then the value, even a zero one), and the
  * library's caches keep every account as its RLP: `Account.serialize` turns both numbers into bytes
  * through hex text, encodes each of the four items into an array of its own and joins them (2.8 µs an
- * account). The chain's own encoder gives the same bytes in about 1 µs. Block execution (BlockRunner)
- * and the RPC workers' calls both encode so. An account whose numbers are negative is left to the
- * library's encoding.
+ * account). The chain's own encoder gives the same bytes in about 1 µs. Every VM the node makes
+ * (createExecutionVM: block execution, calls, traces) encodes so. An account whose numbers are negative
+ * is left to the library's encoding.
  */
 import { Account } from '@ethereumjs/util';
 import { uintBytes } from './bytes.ts';

@@ -153,6 +153,9 @@ export function stateManagerAt(
 }
 
 export async function createExecutionVM(env: ExecutionEnv, stateManager: MerkleStateManager): Promise<VM> {
+  // What every VM of this thread runs with (each keeps the library's results): accounts encoded in one
+  // pass, the interpreter changes.
+  encodeAccountsInOnePass();
   await speedUpInterpreter();
   return createVM({
     // Every EVM adds a `hardforkChanged` listener, which holds the EVM, its state manager and trie
@@ -214,7 +217,6 @@ export class BlockRunner {
 
   constructor(private readonly env: ExecutionEnv) {
     this.#overlay = new OverlayTrieDb(env.trieDb);
-    encodeAccountsInOnePass();
   }
 
   async run(

@@ -37,6 +37,10 @@ const hashedKeys = new Lru<string, Uint8Array>(HASHED_KEYS);
 /** An account of its own with the same fields. */
 const copyOf = (a: Account): Account => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash);
 
+/** The library's own key for an account's storage trie: its hashed address (or that hash, given), unprefixed hex. */
+const storageTrieId = (addressOrHash: Address | { bytes: Uint8Array } | Uint8Array): string =>
+  bytesToUnprefixedHex(addressOrHash instanceof Uint8Array ? addressOrHash : keccak256(addressOrHash.bytes));
+
 /** Trie nodes kept decoded, by hash (hex); never changed once made (updates build new nodes). */
 const DECODED_NODES = 1_024;
 const decodedNodes = new Lru<string, RawNode>(DECODED_NODES);
@@ -272,7 +276,7 @@ export class BatchedStateManager extends MerkleStateManager {
    */
   override deleteAccount(address: Address): Promise<void> {
     this.#written?.add(address);
-    const id = bytesToUnprefixedHex(keccak256(address.bytes));
+    const id = storageTrieId(address);
     delete this._storageTries[id];
     this.#storageTries.delete(id);
     return super.deleteAccount(address);
@@ -305,8 +309,7 @@ export class BatchedStateManager extends MerkleStateManager {
   }
 
   protected override _getStorageTrie(addressOrHash: Address | { bytes: Uint8Array } | Uint8Array, rootAccount?: Account): MerklePatriciaTrie {
-    // The library's own key for the trie: the hashed address, unprefixed hex.
-    const id = bytesToUnprefixedHex(addressOrHash instanceof Uint8Array ? addressOrHash : keccak256(addressOrHash.bytes));
+    const id = storageTrieId(addressOrHash);
     let trie = this._storageTries[id] as BatchedTrie | undefined;
     if (!trie) {
       const kept = this.#storageTries.get(id);

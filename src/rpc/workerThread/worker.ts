@@ -17,7 +17,6 @@ import { METHOD_NOT_FOUND, RpcError, toRpcError } from '../errors.ts';
 import { JsonText } from '../json.ts';
 import type { CallContext } from '../method.ts';
 import { speedUpInterpreter } from '../../chain/execution/interpreter/index.ts';
-import { encodeAccountsInOnePass } from '../../chain/codec/accountEncoding.ts';
 import { workerMethods } from '../modules/workerMethods.ts';
 import { ReceivedPendingBlocks } from './pendingBlocks.ts';
 import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from '../workers/protocol.ts';
@@ -26,8 +25,8 @@ export async function serveRpcWorker(): Promise<void> {
   const port = parentPort!;
   const init = workerData as WorkerInit;
   const network = NETWORKS[init.network];
-  encodeAccountsInOnePass();
   const reader = new ChainReader(new ChainStore(init.dataDir), createChainCommon(network), network);
+  // The interpreter changes every call's VM gets (createExecutionVM) are made while the store opens, not at the first call.
   await Promise.all([reader.store.open(), speedUpInterpreter()]);
   const pending = new ReceivedPendingBlocks(reader);
   const methods = workerMethods({ reader, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader), gasCap: init.gasCap, pending });
