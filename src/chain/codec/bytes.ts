@@ -1,5 +1,5 @@
 /** Small byte and number helpers shared by the chain code and the RPC layer. */
-import { bigIntToUnpaddedBytes, bytesToBigInt, hexToBytes } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
 
 export type Hex = `0x${string}`;
 
@@ -43,7 +43,18 @@ export function signedBytes(n: bigint): Uint8Array {
 export const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : bytesToBigInt(b));
 /** Lowercase 0x-hex written natively in one piece (bytesToHex appends two digits at a time: a string rope every reply walks and copies). */
 export const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
-export const fromHex = (h: string): Uint8Array => hexToBytes(h as Hex);
+/**
+ * The bytes of 0x-hex (an odd number of digits gets a leading zero), decoded natively: @ethereumjs/util's
+ * hexToBytes checks the text with a regular expression and decodes it two digits at a time in JavaScript,
+ * about 100 µs for the 4.7 kB of a contract deployment's raw transaction against 8.5 here. Node's decoder
+ * stops at the first pair that is not hex, so a shorter result means the text was not hex.
+ */
+export function fromHex(h: string): Uint8Array {
+  const digits = h.startsWith('0x') ? (h.length % 2 ? `0${h.slice(2)}` : h.slice(2)) : undefined;
+  const decoded = digits === undefined ? undefined : Buffer.from(digits, 'hex');
+  if (decoded === undefined || decoded.length * 2 !== digits!.length) throw new Error(`not 0x-prefixed hex: ${h.length > 24 ? `${h.slice(0, 24)}…` : h}`);
+  return new Uint8Array(decoded); // a copy of its own: a small Buffer is a view into a shared pool
+}
 export const quantity = (n: bigint | number): Hex => `0x${BigInt(n).toString(16)}`;
 
 /** The items of an RLP list, still encoded (the list without its prefix). */

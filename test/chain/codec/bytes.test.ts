@@ -1,9 +1,12 @@
-/** uintBytes gives @ethereumjs/util's bigIntToUnpaddedBytes bytes: zero, every byte-length boundary, odd hex lengths, numbers, random values. */
-import { bigIntToUnpaddedBytes, bytesToHex } from '@ethereumjs/util';
+/**
+ * uintBytes gives @ethereumjs/util's bigIntToUnpaddedBytes bytes: zero, every byte-length boundary, odd hex lengths, numbers, random values.
+ * fromHex gives its hexToBytes bytes (empty, odd lengths, either case, long data) and refuses what it refuses.
+ */
+import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { randomBytes } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { uintBytes } from '../../../src/chain/codec/bytes.ts';
+import { fromHex, uintBytes } from '../../../src/chain/codec/bytes.ts';
 
 const same = (n: bigint) => assert.is(bytesToHex(uintBytes(n)), bytesToHex(bigIntToUnpaddedBytes(n)), `${n}`);
 
@@ -18,6 +21,24 @@ test('numbers give the bytes of their bigint', () => {
 
 test('random values of 1 to 40 bytes', () => {
   for (let i = 0; i < 2_000; i++) same(BigInt(`0x${randomBytes(1 + (i % 40)).toString('hex')}`));
+});
+
+test('fromHex decodes what hexToBytes decodes, into arrays of their own', () => {
+  const inputs = ['0x', '0x0', '0x1', '0xabc', '0xABCDEF', '0xaBcD01', `0x${randomBytes(4_700).toString('hex')}`];
+  for (let i = 0; i < 200; i++) inputs.push(`0x${randomBytes(i).toString('hex').slice(i % 2)}`);
+  for (const h of inputs) {
+    const bytes = fromHex(h);
+    assert.equal(bytes, hexToBytes(h as `0x${string}`), h.slice(0, 40));
+    assert.is(bytes.byteOffset, 0);
+    assert.is(bytes.buffer.byteLength, bytes.length, 'not a view into a shared pool');
+  }
+});
+
+test('fromHex refuses what is not 0x-prefixed hex', () => {
+  for (const h of ['', 'ab', '0X12', '0xg0', '0x12zz', '0x1 ', ' 0x12', '0x12\n', `0x${'ab'.repeat(100)}g`]) {
+    assert.throws(() => hexToBytes(h as `0x${string}`), `the library refuses ${JSON.stringify(h)}`);
+    assert.throws(() => fromHex(h), /not 0x-prefixed hex/, JSON.stringify(h));
+  }
 });
 
 test.run();
