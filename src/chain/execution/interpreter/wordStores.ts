@@ -8,6 +8,7 @@
  * for zero), the same topics, the same memory growth and errors. Their gas is the library's (each entry
  * keeps its gas handler); SSTORE is the library's own where EIP-8037 meters state gas in its handler.
  */
+import { uintBytes } from '../../codec/bytes.ts';
 import { swapHandler, type OpHandler } from './opcodeSwaps.ts';
 import { wordBytes, writeWord } from './words.ts';
 
@@ -32,21 +33,12 @@ function mstore(runState: RunState): void {
   runState.memory.write(Number(offset), 32, word);
 }
 
-/** `value` (a stack word) as its shortest big-endian bytes, as `bigIntToBytes` gives them: none for zero. */
-function shortestBytes(value: bigint): Uint8Array {
-  if (value === 0n) return new Uint8Array(0);
-  writeWord(view, value);
-  let first = 0;
-  while (word[first] === 0) first++;
-  return word.slice(first);
-}
-
 /** SSTORE. */
 function sstore(library: OpHandler): OpHandler {
   const own = (runState: RunState, common: Common): Promise<void> => {
     if (common.isActivatedEIP(8037)) return (library as typeof own)(runState, common);
     const [key, value] = runState.stack.popN(2) as [bigint, bigint];
-    return runState.interpreter.storageStore(wordBytes(key), shortestBytes(value));
+    return runState.interpreter.storageStore(wordBytes(key), uintBytes(value));
   };
   return own as OpHandler;
 }
