@@ -50,9 +50,9 @@ export const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b.buffer, b.byteOffs
  * stops at the first pair that is not hex, so a shorter result means the text was not hex.
  */
 export function fromHex(h: string): Uint8Array {
-  const digits = h.startsWith('0x') ? (h.length % 2 ? `0${h.slice(2)}` : h.slice(2)) : undefined;
-  const decoded = digits === undefined ? undefined : Buffer.from(digits, 'hex');
-  if (decoded === undefined || decoded.length * 2 !== digits!.length) throw new Error(`not 0x-prefixed hex: ${h.length > 24 ? `${h.slice(0, 24)}…` : h}`);
+  const digits = h.length % 2 ? `0${h.slice(2)}` : h.slice(2);
+  const decoded = Buffer.from(digits, 'hex');
+  if (!h.startsWith('0x') || decoded.length * 2 !== digits.length) throw new Error(`not 0x-prefixed hex: ${h.length > 24 ? `${h.slice(0, 24)}…` : h}`);
   return new Uint8Array(decoded); // a copy of its own: a small Buffer is a view into a shared pool
 }
 export const quantity = (n: bigint | number): Hex => `0x${BigInt(n).toString(16)}`;
