@@ -199,6 +199,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const served = gate ? withHostedRequirements(methods) : methods;
     const listener = await start(hearing('rpcListener', spawnRpcListener({
       methods: served, switches, host: config.rpcHost, port: config.rpcPort, gate: gate || undefined, reader, logs: liveLogs, observe,
+      settled: () => inclusions.settled(),
     }))).catch((err) => { throw portError(err, 'RPC', '--rpc-port', config.rpcHost, config.rpcPort); });
     const address = await listener.ref.ask('listener.address', {});
     let metricsUrl: string | undefined;

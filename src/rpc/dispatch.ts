@@ -40,8 +40,16 @@ export const errorResponse = (id: JsonRpcId, err: RpcError): JsonRpcResponse => 
 /** Told of every method call: the method (`unknown` for a name not served), whether it answered an error, how long it took. */
 export type CallObserver = (method: string, outcome: 'ok' | 'error', seconds: number) => void;
 
+/** What a dispatcher is told beyond its methods. */
+export interface DispatchOptions {
+  /** Told of every method call. */
+  readonly observe?: CallObserver;
+  /** A promise every call waits for before it runs, when there is one: the block of a send already answered (src/rpc/inclusion.ts). */
+  readonly settled?: () => Promise<void> | undefined;
+}
+
 export class Dispatcher {
-  constructor(private readonly methods: Methods, private readonly observe?: CallObserver) {}
+  constructor(private readonly methods: Methods, private readonly opts: DispatchOptions = {}) {}
 
   /** Answers a parsed body; undefined when nothing is to be written (only notifications). */
   async handle(body: unknown, ctx: CallContext = {}): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
@@ -92,16 +100,18 @@ export class Dispatcher {
   private async call(name: string, params: unknown[], id: JsonRpcId, ctx: CallContext): Promise<JsonRpcResponse> {
     const def = Object.hasOwn(this.methods, name) ? this.methods[name] : undefined;
     if (!def) {
-      this.observe?.('unknown', 'error', 0);
+      this.opts.observe?.('unknown', 'error', 0);
       return errorResponse(id, new RpcError(METHOD_NOT_FOUND, `method not found: ${name}`));
     }
-    const started = this.observe && performance.now();
+    const held = this.opts.settled?.();
+    if (held) await held;
+    const started = this.opts.observe && performance.now();
     try {
       const response: JsonRpcResponse = { jsonrpc: '2.0', id, result: (await def.call(params, ctx)) ?? null };
-      if (started !== undefined) this.observe!(name, 'ok', (performance.now() - started) / 1000);
+      if (started !== undefined) this.opts.observe!(name, 'ok', (performance.now() - started) / 1000);
       return response;
     } catch (err) {
-      if (started !== undefined) this.observe!(name, 'error', (performance.now() - started) / 1000);
+      if (started !== undefined) this.opts.observe!(name, 'error', (performance.now() - started) / 1000);
       return errorResponse(id, toRpcError(err));
     }
   }

@@ -1,10 +1,11 @@
 /**
  * Under automine a transaction sent into an empty pool (a test suite's send, then its receipt, then
- * the next send) is answered once its block is stored, as Hardhat does: the client's first
- * eth_getTransactionReceipt finds the receipt (docs/performance.md, "What was cut").
- * Sends that join others (a burst from many senders) are answered at once, so their blocks stay full.
- * A transaction the next block will not take (queued behind a nonce gap, mining in another mode) is
- * answered at once; one that leaves the pool unmined, or waits longer than a bound, is answered then.
+ * the next send) is answered as soon as the pool has it, and every request that comes after that answer
+ * is held until its block is stored: the client's first eth_getTransactionReceipt finds the receipt, and
+ * whatever it reads next sees the block, as after a Hardhat send (docs/performance.md, "What was cut").
+ * Sends that join others (a burst from many senders) hold nothing, so their blocks stay full. A
+ * transaction the next block will not take (queued behind a nonce gap, mining in another mode) holds
+ * nothing either; one that leaves the pool unmined, or waits longer than a bound, lets the held requests go then.
  */
 import { bytesToHex } from '@ethereumjs/util';
 import type { NodeEvent } from '../actors/events.ts';
@@ -12,7 +13,7 @@ import type { ActorRef } from '../actors/kernel/index.ts';
 import type { Block } from '../chain/codec/block.ts';
 import type { Hex } from '../chain/codec/bytes.ts';
 
-/** Longest a send waits for its block before answering anyway (a price the next block refuses keeps it pending). */
+/** Longest the requests after a send are held for its block (a price the next block refuses keeps it pending). */
 export const INCLUSION_WAIT_MS = 5_000;
 
 type InclusionEvent = { type: 'mined'; blocks: readonly Block[] } | { type: 'left'; hash: Hex };
@@ -30,6 +31,8 @@ export function inclusionEvent(e: NodeEvent): InclusionEvent | undefined {
 
 export class InclusionWaits {
   readonly #waiting = new Map<Hex, () => void>();
+  /** The waits of answered sends: requests that come after them are held until these end. */
+  readonly #holding = new Set<Promise<void>>();
 
   /**
    * The bus subscriber. Its `tell` only settles promises: what waited goes on in later microtasks,
@@ -45,22 +48,39 @@ export class InclusionWaits {
     ask: () => Promise.reject(new Error('inclusion waits answer no asks')),
   };
 
+  /** Settles once every wait that holds requests has ended; undefined when none holds them. */
+  settled(): Promise<void> | undefined {
+    return this.#holding.size ? Promise.all(this.#holding).then(() => undefined) : undefined;
+  }
+
   /**
-   * Starts waiting for `hash` (before the pool sees it, so no block can slip by unseen). `done`
-   * resolves once it is mined, leaves the pool, or `timeoutMs` passed; `cancel` ends the wait at once.
+   * Starts waiting for `hash` (before the pool sees it, so no block can slip by unseen). The wait ends
+   * once it is mined, leaves the pool, or `timeoutMs` passed. `hold` makes the requests that come from
+   * now on wait for that end; `release` ends a wait that holds nothing at once.
    */
-  wait(hash: Hex, timeoutMs = INCLUSION_WAIT_MS): { done: Promise<void>; cancel: () => void } {
+  wait(hash: Hex, timeoutMs = INCLUSION_WAIT_MS): { hold: () => void; release: () => void } {
     let end!: () => void;
+    let state: 'waiting' | 'holding' | 'ended' = 'waiting';
     const done = new Promise<void>((resolve) => {
       const timer = setTimeout(() => end(), timeoutMs);
       end = () => {
+        state = 'ended';
         clearTimeout(timer);
         if (this.#waiting.get(hash) === end) this.#waiting.delete(hash);
+        this.#holding.delete(done);
         resolve();
       };
     });
     this.#waiting.get(hash)?.(); // the same transaction sent twice: the earlier wait ends
     this.#waiting.set(hash, end);
-    return { done, cancel: end };
+    return {
+      // A block stored before the answer was ready (the miner was busy) leaves nothing to hold.
+      hold: () => {
+        if (state !== 'waiting') return;
+        state = 'holding';
+        this.#holding.add(done);
+      },
+      release: () => { if (state === 'waiting') end(); },
+    };
   }
 }

@@ -10,19 +10,19 @@ import type { TxArgs } from './params.ts';
 export const DEFAULT_GAS = 90_000n;
 
 /**
- * The pool's verdict: the hash once the transaction is in the pool's journal and, under automine when
- * it is alone in the pool, once the block that carries it is stored (src/rpc/inclusion.ts); or -32010
- * with the reason.
+ * The pool's verdict: the hash once the transaction is in the pool's journal (under automine, when it is
+ * alone in the pool, the requests after this answer are held until its block is stored: src/rpc/inclusion.ts);
+ * or -32010 with the reason.
  */
 export async function submitTx(deps: Pick<RpcDeps, 'txpool' | 'miner' | 'inclusions'>, tx: TypedTransaction): Promise<Hex> {
   const waiting = deps.inclusions?.wait(bytesToHex(tx.hash()) as Hex);
   try {
     const { hash, pending, alone, journaled } = await deps.txpool.ask('tx.submit', { tx });
     await journaled;
-    if (waiting && pending && alone && (await deps.miner.ask('mining.status', {})).mode === 'auto') await waiting.done;
+    if (waiting && pending && alone && (await deps.miner.ask('mining.status', {})).mode === 'auto') waiting.hold();
     return hash;
   } finally {
-    waiting?.cancel();
+    waiting?.release();
   }
 }
 

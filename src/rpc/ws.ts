@@ -16,7 +16,7 @@ import { randomId, type LiveEvent } from '../actors/liveEvents.ts';
 import type { Hex } from '../chain/codec/bytes.ts';
 import type { LiveLogSource } from '../chain/logs/liveLogs.ts';
 import type { ChainView } from '../chain/reader.ts';
-import { Dispatcher, errorResponse, type CallObserver, type JsonRpcId } from './dispatch.ts';
+import { Dispatcher, errorResponse, type DispatchOptions, type JsonRpcId } from './dispatch.ts';
 import { invalidParams, PARSE_ERROR, RpcError } from './errors.ts';
 import { boundsOf, type LiveLogFilter } from '../chain/logs/liveLogs.ts';
 import { liveLogFilter } from './filterParams.ts';
@@ -51,13 +51,12 @@ interface Connection {
 
 const anything: Param<unknown> = (raw) => raw;
 
-export interface WsHubDeps {
+export interface WsHubDeps extends DispatchOptions {
   readonly reader: ChainView;
   readonly logs: LiveLogSource;
   /** The switches `methods` was built with: eth_subscribe and eth_unsubscribe obey them too. */
   readonly switches: RpcSwitches;
   readonly gate?: HostedGate;
-  readonly observe?: CallObserver;
 }
 
 /** The WebSocket side of the RPC listener: connections, their subscriptions, and the notifications pushed to them. */
@@ -104,7 +103,7 @@ export class WsHub {
       }
     }
     const started: Subscription[] = [];
-    const reply = await new Dispatcher({ ...this.methods, ...applySwitches(this.#subscriptionMethods(conn, started), this.deps.switches) }, this.deps.observe).handle(body);
+    const reply = await new Dispatcher({ ...this.methods, ...applySwitches(this.#subscriptionMethods(conn, started), this.deps.switches) }, this.deps).handle(body);
     if (reply !== undefined) this.#send(conn, reply);
     // A subscription's first notification never overtakes the reply that gave its id.
     for (const sub of started) {

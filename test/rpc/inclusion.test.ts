@@ -1,19 +1,21 @@
 /**
- * Under automine a send into an empty pool is answered once its block is stored: the first receipt
- * request finds it (src/rpc/inclusion.ts). A transaction behind a nonce gap, one that joins others, or
- * one sent while mining is stopped is answered at once. Block replies kept as JSON text and the head's
- * receipts follow the head, also when evm_revert moves it back.
+ * Under automine a send into an empty pool is answered as soon as the pool has it, and the requests
+ * after that answer are held until its block is stored: the first receipt request finds it, and every
+ * read, over HTTP or WebSocket, sees the block (src/rpc/inclusion.ts). A transaction behind a nonce gap,
+ * one that joins others, or one sent while mining is stopped holds nothing. Block replies kept as JSON
+ * text and the head's receipts follow the head, also when evm_revert moves it back.
  */
 import { ethers } from 'ethers';
+import WebSocket from 'ws';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lazyNode } from '../helpers/node.ts';
+import { lazyChildNode } from '../helpers/node.ts';
 import { waitUntil } from '../helpers/rpc.ts';
 
 const KEY = '0x1786958bf8781c0047f94c9bd7e39402cdadebef6f8faca6b503b991814f5e75'; // dev account 3
 const wallet = new ethers.Wallet(KEY);
 const TO = '0x00000000000000000000000000000000000000aa';
-const { call, stop } = lazyNode();
+const { call, stop, url } = lazyChildNode();
 
 const signed = (nonce: number) => wallet.signTransaction({ type: 0, chainId: 33, nonce, to: TO, value: 1n, gasLimit: 21_000, gasPrice: 0 });
 const nonceNow = async () => Number(await call<string>('eth_getTransactionCount', [wallet.address, 'latest']));
@@ -39,6 +41,43 @@ Inclusion('each send of a sequential loop finds its receipt on the first request
     }
     assert.equal((await call('eth_getBlockByHash', [receipt.blockHash, false])).transactions, [hash]);
   }
+});
+
+Inclusion('every request after a send\'s answer sees its block, on any connection, over HTTP and WebSocket', async () => {
+  const ws = new WebSocket((await url()).replace('http', 'ws'));
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  const overWs = (method: string) => new Promise<string>((resolve) => {
+    ws.once('message', (data) => resolve(JSON.parse(String(data)).result));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method }));
+  });
+  try {
+    for (let i = 0; i < 5; i++) {
+      const nonce = await nonceNow();
+      const head = Number(await call<string>('eth_blockNumber'));
+      const balance = BigInt(await call<string>('eth_getBalance', [TO, 'latest']));
+      await call<string>('eth_sendRawTransaction', [await signed(nonce)]);
+      // Asked together, right after the answer: each one is held until the block is stored.
+      const [number, count, balanceAfter, numberOverWs] = await Promise.all([
+        call<string>('eth_blockNumber'), call<string>('eth_getTransactionCount', [wallet.address, 'latest']),
+        call<string>('eth_getBalance', [TO, 'latest']), overWs('eth_blockNumber'),
+      ]);
+      assert.is(Number(number), head + 1);
+      assert.is(Number(count), nonce + 1);
+      assert.is(BigInt(balanceAfter), balance + 1n);
+      assert.is(Number(numberOverWs), head + 1);
+    }
+  } finally {
+    ws.close();
+  }
+});
+
+Inclusion('a send right after the answer to the one before gets a block of its own, its receipt found at once', async () => {
+  const first = Number(await call<string>('eth_blockNumber'));
+  const nonce = await nonceNow();
+  const hashes: string[] = [];
+  for (let i = 0; i < 4; i++) hashes.push(await call<string>('eth_sendRawTransaction', [await signed(nonce + i)]));
+  const receipts = await Promise.all(hashes.map((h) => call('eth_getTransactionReceipt', [h])));
+  assert.equal(receipts.map((r) => Number(r.blockNumber)), [first + 1, first + 2, first + 3, first + 4]);
 });
 
 Inclusion('the receipt of a head block that evm_revert removed is gone, and latest is its parent again', async () => {

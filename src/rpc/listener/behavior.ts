@@ -5,7 +5,7 @@ import type { LiveLogSource } from '../../chain/logs/liveLogs.ts';
 import type { ChainView } from '../../chain/reader.ts';
 import type { Behavior } from '../../actors/kernel/index.ts';
 import { logger } from '../../log.ts';
-import { Dispatcher, type CallObserver } from '../dispatch.ts';
+import { Dispatcher, type DispatchOptions } from '../dispatch.ts';
 import type { HostedGate } from '../hosted.ts';
 import type { Methods } from '../method.ts';
 import { createRpcServer, listen } from '../server.ts';
@@ -15,7 +15,7 @@ import type { RpcListenerProtocol } from './protocol.ts';
 
 const log = logger('rpcListener');
 
-export interface RpcListenerDeps {
+export interface RpcListenerDeps extends DispatchOptions {
   readonly methods: Methods;
   /** What `methods` was built with: the WebSocket's own methods obey them too. */
   readonly switches: RpcSwitches;
@@ -26,18 +26,16 @@ export interface RpcListenerDeps {
   readonly reader: ChainView;
   /** The node's one live-log source, shared with the polling filters. */
   readonly logs: LiveLogSource;
-  /** Told of every call (metrics, debug log). */
-  readonly observe?: CallObserver;
 }
 
 interface ListenerState { readonly server: Server; readonly address: AddressInfo; readonly hub: WsHub }
 
 export function rpcListenerBehavior(deps: RpcListenerDeps): Behavior<RpcListenerProtocol, ListenerState> {
-  const { methods, switches, gate, reader, logs, observe } = deps;
+  const { methods, gate } = deps;
   return {
     async init() {
-      const server = createRpcServer(new Dispatcher(methods, observe), gate);
-      const hub = new WsHub(server, methods, { reader, logs, switches, gate, observe });
+      const server = createRpcServer(new Dispatcher(methods, deps), gate);
+      const hub = new WsHub(server, methods, deps);
       return { server, hub, address: await listen(server, deps.host, deps.port) };
     },
     async onTell(s, event) {
