@@ -294,6 +294,10 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     async onTell(s, msg) {
       switch (msg.type) {
         case 'chain.headChanged':
+          // One turn of the event loop first: the requests held for this block (src/rpc/inclusion.ts) are
+          // answered before this clean-up, which then runs while the client reads the answer
+          // (docs/performance.md, "What was cut"). The mailbox keeps every later message behind it.
+          await new Promise((resolve) => setImmediate(resolve));
           await onHeadChanged(s, msg);
           break;
         case 'tx.dropped':
