@@ -60,11 +60,9 @@ export class InclusionWaits {
    */
   wait(hash: Hex, timeoutMs = INCLUSION_WAIT_MS): { hold: () => void; release: () => void } {
     let end!: () => void;
-    let state: 'waiting' | 'holding' | 'ended' = 'waiting';
     const done = new Promise<void>((resolve) => {
       const timer = setTimeout(() => end(), timeoutMs);
       end = () => {
-        state = 'ended';
         clearTimeout(timer);
         if (this.#waiting.get(hash) === end) this.#waiting.delete(hash);
         this.#holding.delete(done);
@@ -74,13 +72,9 @@ export class InclusionWaits {
     this.#waiting.get(hash)?.(); // the same transaction sent twice: the earlier wait ends
     this.#waiting.set(hash, end);
     return {
-      // A block stored before the answer was ready (the miner was busy) leaves nothing to hold.
-      hold: () => {
-        if (state !== 'waiting') return;
-        state = 'holding';
-        this.#holding.add(done);
-      },
-      release: () => { if (state === 'waiting') end(); },
+      // Only a wait still under way holds: a block stored before the answer was ready (the miner was busy) leaves nothing to hold.
+      hold: () => { if (this.#waiting.get(hash) === end) this.#holding.add(done); },
+      release: () => { if (!this.#holding.has(done)) end(); },
     };
   }
 }
