@@ -39,7 +39,7 @@ import { InclusionWaits, inclusionEvent } from './rpc/inclusion.ts';
 import { PendingBlockSource } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER } from './rpc/workers/options.ts';
-import { RpcWorkerPool } from './rpc/workers/pool.ts';
+import { RpcWorkerPool, workerHeadEvent } from './rpc/workers/pool.ts';
 import { spawnMonitor, type MonitorProtocol } from './monitor/index.ts';
 import { NodeMetrics } from './monitor/metrics.ts';
 import { logger, logsDebug } from './log.ts';
@@ -189,6 +189,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     );
     const inclusions = new InclusionWaits();
     bus.subscribe(inclusions.ref, inclusionEvent);
+    bus.subscribe(workers.headRef, workerHeadEvent);
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref,
       gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref), inclusions,

@@ -58,6 +58,8 @@ export class CallExecutor {
   readonly #idle: PooledVm[] = [];
   #created = 0;
   readonly #waiters: (() => void)[] = [];
+  /** Settles when the VM `prepare` holds is back among the idle ones. */
+  #preparing: Promise<void> | undefined;
   /** Execution contexts by header: building one costs more than a simple call. */
   readonly #contexts = new Lru<string, EjsBlock>(32);
   /** The same by header object: the head's header is one object, and building its key cost 2 % of a simple call. */
@@ -81,6 +83,11 @@ export class CallExecutor {
     for (;;) {
       const idle = this.#idle.pop();
       if (idle) return idle;
+      // The VM being prepared is the one to take: another one would be made, or moved, from cold.
+      if (this.#preparing) {
+        await this.#preparing;
+        continue;
+      }
       if (this.#created < this.maxVms) {
         this.#created++;
         const env = {
@@ -133,6 +140,28 @@ export class CallExecutor {
     return gas;
   }
 
+  /**
+   * Moves the VM the next call takes (an idle one: a busy one moves when it is next taken) to the
+   * state after `header`, and makes that block's execution context, so a call there starts at once.
+   */
+  async prepare(header: BlockHeader): Promise<void> {
+    this.contextOf(header);
+    const entry = this.#idle.pop();
+    if (!entry) return;
+    this.#preparing = this.moveTo(entry, header).finally(() => {
+      this.#preparing = undefined;
+      this.release(entry);
+    });
+    return this.#preparing;
+  }
+
+  /** Moves `entry`'s VM to the state after `header`. */
+  private async moveTo(entry: PooledVm, header: BlockHeader): Promise<void> {
+    if (entry.root === header.stateRoot || equalsBytes(entry.root, header.stateRoot)) return;
+    await entry.state.setStateRoot(header.stateRoot);
+    entry.root = header.stateRoot;
+  }
+
   /** Runs the call on the state after `header` with `gas` (intrinsic included). */
   async call(header: BlockHeader, req: CallRequest, gas: bigint): Promise<CallResult> {
     const intrinsic = this.intrinsicGas(req);
@@ -162,10 +191,7 @@ export class CallExecutor {
     const entry = await this.acquire();
     const { vm } = entry;
     try {
-      if (entry.root !== header.stateRoot && !equalsBytes(entry.root, header.stateRoot)) {
-        await vm.stateManager.setStateRoot(header.stateRoot);
-        entry.root = header.stateRoot;
-      }
+      await this.moveTo(entry, header);
       await vm.stateManager.checkpoint();
       try {
         const caller = new Address(req.from ?? ZERO_ADDRESS);

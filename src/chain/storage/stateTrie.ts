@@ -45,6 +45,53 @@ const storageTrieId = (addressOrHash: Address | { bytes: Uint8Array } | Uint8Arr
 const DECODED_NODES = 1_024;
 const decodedNodes = new Lru<string, RawNode>(DECODED_NODES);
 
+/** A trie's own database, as the batched reads and updates use it. */
+interface NodeDb {
+  get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  put(key: Uint8Array, value: Uint8Array): Promise<void>;
+}
+
+class MissingNode extends Error {}
+
+/** The node `ref` names (embedded, or by hash through DECODED_NODES and `db`); undefined for an empty one. */
+async function resolveNode(db: NodeDb, ref: RawItem): Promise<RawNode | undefined> {
+  if (Array.isArray(ref)) return ref;
+  if (ref.length === 0) return undefined;
+  const id = hex(ref);
+  let node = decodedNodes.get(id);
+  if (!node) {
+    const encoded = await db.get(ref);
+    if (!encoded) throw new MissingNode(`missing trie node ${id}`);
+    decodedNodes.set(id, (node = RLP.decode(encoded) as RawNode));
+  }
+  return node;
+}
+
+/**
+ * The value at `path` (nibbles) under `root`, or null, in one walk down through DECODED_NODES: the
+ * library's lookup runs a general trie walker (a queue, a controller, node objects) for each read,
+ * about a fifth of an RPC worker's time in a call after a new block (docs/rpc-workers.md, "Reads").
+ */
+async function lookup(db: NodeDb, root: Uint8Array, path: Uint8Array): Promise<Uint8Array | null> {
+  let ref: RawItem = root;
+  let at = 0;
+  for (;;) {
+    const node = await resolveNode(db, ref);
+    if (!node) return null;
+    if (node.length === 17) {
+      if (at === path.length) return (node[16] as Uint8Array).length ? (node[16] as Uint8Array) : null;
+      ref = node[path[at++]!]!;
+      continue;
+    }
+    const { path: part, leaf } = fromCompact(node[0] as Uint8Array);
+    if (leaf ? path.length - at !== part.length : path.length - at < part.length) return null;
+    for (let i = 0; i < part.length; i++) if (part[i] !== path[at + i]) return null;
+    at += part.length;
+    if (leaf) return node[1] as Uint8Array;
+    ref = node[1]!;
+  }
+}
+
 /** Applies writes to a trie in one descent; new nodes are put into `db` (the trie's own database) at the end. */
 class TrieUpdate {
   /** The nodes the new shape refers to by hash: [hash, encoding]. */
@@ -54,7 +101,7 @@ class TrieUpdate {
     decodedNodes.set(hex(hash), node);
   });
 
-  constructor(private readonly db: { get(key: Uint8Array): Promise<Uint8Array | undefined>; put(key: Uint8Array, value: Uint8Array): Promise<void> }) {}
+  constructor(private readonly db: NodeDb) {}
 
   async apply(root: Uint8Array, emptyRoot: Uint8Array, writes: readonly Write[]): Promise<Uint8Array> {
     const node = await this.update(equalsBytes(root, emptyRoot) ? EMPTY : root, writes);
@@ -67,17 +114,8 @@ class TrieUpdate {
     return hash;
   }
 
-  private async resolve(ref: RawItem): Promise<RawNode | undefined> {
-    if (Array.isArray(ref)) return ref;
-    if (ref.length === 0) return undefined;
-    const id = hex(ref);
-    let node = decodedNodes.get(id);
-    if (!node) {
-      const encoded = await this.db.get(ref);
-      if (!encoded) throw new Error(`missing trie node ${id}`);
-      decodedNodes.set(id, (node = RLP.decode(encoded) as RawNode));
-    }
-    return node;
+  private resolve(ref: RawItem): Promise<RawNode | undefined> {
+    return resolveNode(this.db, ref);
   }
 
   /** The node at `ref` after `writes` (paths relative to it); undefined when nothing is left under it. */
@@ -181,14 +219,26 @@ export class BatchedTrie extends MerklePatriciaTrie {
     // An empty trie (a new contract's storage) holds no key. The library would look its root up in the
     // database, find no node, and make and catch an error (with its stack trace) to answer null.
     if (!throwIfMissing && equalsBytes(this.root(), this.EMPTY_TRIE_ROOT)) return null;
-    if (!this.readCache) return super.get(key, throwIfMissing);
+    if (!this.readCache) return this.read(key, throwIfMissing);
     const id = hex(this.root()) + hex(key);
     let value = this.readCache.get(id);
     if (value === undefined) {
-      value = await super.get(key, throwIfMissing);
+      value = await this.read(key, throwIfMissing);
       this.readCache.set(id, value);
     }
     return value;
+  }
+
+  /** The value at `key`, as the library's get answers it (null where a node is missing, unless `throwIfMissing`). */
+  private async read(key: Uint8Array, throwIfMissing: boolean): Promise<Uint8Array | null> {
+    if (this._opts.keyPrefix) return super.get(key, throwIfMissing);
+    try {
+      return await lookup(this.database(), this.root(), toNibbles(this.appliedKey(key)));
+    } catch (err) {
+      if (!(err instanceof MissingNode)) throw err;
+      // The library's own walk throws its own error.
+      return throwIfMissing ? super.get(key, true) : null;
+    }
   }
 
   /** Storage tries are made as copies of the account trie: they batch their writes too. */

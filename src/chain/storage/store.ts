@@ -26,6 +26,13 @@ export type BatchOp =
   | { type: 'del'; sublevel: BytesSublevel; key: Bytes }
   | { type: 'put'; sublevel: TrieSublevel; key: string; value: Bytes };
 
+/** Makes `sublevel`'s get and getMany answer from LevelDB on the calling thread (still as promises, for their callers). */
+function readSynchronously<K>(sublevel: AbstractSublevel<Level<Bytes, Bytes>, ParentKey, K, Bytes>): void {
+  const read = sublevel as unknown as { get(key: K): Promise<Bytes | undefined>; getMany(keys: K[]): Promise<(Bytes | undefined)[]> };
+  read.get = async (key) => sublevel.getSync(key);
+  read.getMany = async (keys) => keys.map((key) => sublevel.getSync(key));
+}
+
 export class ChainStore {
   readonly db: Level<Bytes, Bytes>;
   readonly headers: BytesSublevel;
@@ -38,7 +45,11 @@ export class ChainStore {
   readonly trie: TrieSublevel;
   readonly logs: BytesSublevel;
 
-  constructor(path: string) {
+  /**
+   * `readsOnThisThread`: reads run on the calling thread (LevelDB's synchronous get) instead of on
+   * libuv's pool: for a thread with nothing else to do meanwhile, the RPC workers (docs/rpc-workers.md, "Reads").
+   */
+  constructor(path: string, { readsOnThisThread = false } = {}) {
     // The RPC worker threads open the same database in this process (docs/rpc-workers.md, "Workers").
     this.db = new Level<Bytes, Bytes>(path, { keyEncoding: 'view', valueEncoding: 'view', multithreading: true } as never);
     const sub = (name: string) => this.db.sublevel<Bytes, Bytes>(name, { keyEncoding: 'view', valueEncoding: 'view' });
@@ -51,6 +62,10 @@ export class ChainStore {
     this.meta = sub('m');
     this.logs = sub('l');
     this.trie = this.db.sublevel<string, Bytes>('s', { keyEncoding: 'utf8', valueEncoding: 'view' });
+    if (readsOnThisThread) {
+      for (const sublevel of [this.headers, this.bodies, this.receipts, this.td, this.canon, this.txloc, this.meta, this.logs]) readSynchronously(sublevel);
+      readSynchronously(this.trie);
+    }
   }
 
   open(): Promise<void> {

@@ -7,6 +7,7 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CallExecutor } from '../../chain/calls.ts';
+import type { BlockHeader } from '../../chain/codec/header.ts';
 import { createChainCommon } from '../../chain/execution/common.ts';
 import { NETWORKS } from '../../chain/execution/networks.ts';
 import { ChainReader } from '../../chain/reader.ts';
@@ -25,20 +26,22 @@ export async function serveRpcWorker(): Promise<void> {
   const port = parentPort!;
   const init = workerData as WorkerInit;
   const network = NETWORKS[init.network];
-  const reader = new ChainReader(new ChainStore(init.dataDir), createChainCommon(network), network);
+  const reader = new ChainReader(new ChainStore(init.dataDir, { readsOnThisThread: true }), createChainCommon(network), network);
   // The interpreter changes every call's VM gets (createExecutionVM) are made while the store opens, not at the first call.
   await Promise.all([reader.store.open(), speedUpInterpreter()]);
   const pending = new ReceivedPendingBlocks(reader);
-  const methods = workerMethods({ reader, calls: new CallExecutor(reader), replayer: new BlockReplayer(reader), gasCap: init.gasCap, pending });
+  const calls = new CallExecutor(reader);
+  const methods = workerMethods({ reader, calls, replayer: new BlockReplayer(reader), gasCap: init.gasCap, pending });
   let head = '';
 
-  /** Publishes the block `hash` as the head of this worker's view, once per new head. */
-  async function follow(hash: Uint8Array): Promise<void> {
-    if (bytesToHex(hash) === head) return;
+  /** Publishes the block `hash` as the head of this worker's view, once per new head; the header when it is new. */
+  async function follow(hash: Uint8Array): Promise<BlockHeader | undefined> {
+    if (bytesToHex(hash) === head) return undefined;
     const [header, totalDifficulty] = await Promise.all([reader.getHeader(hash), reader.totalDifficulty(hash)]);
     if (!header) throw new Error(`the head ${bytesToHex(hash)} is not stored`);
     reader.publishHead({ hash, number: header.number, header, totalDifficulty: totalDifficulty ?? 0n });
     head = bytesToHex(hash);
+    return header;
   }
 
   const answers: WorkerAnswer[] = [];
@@ -79,6 +82,11 @@ export async function serveRpcWorker(): Promise<void> {
 
   port.on('message', async (msg: ToWorker) => {
     if ('requests' in msg) return void msg.requests.forEach(answer);
+    if ('head' in msg) {
+      // Ahead of the requests: one that fails here fails again, and answers, when a request needs it.
+      const header = await follow(msg.head).catch(() => undefined);
+      return header && calls.prepare(header).catch(() => undefined);
+    }
     if ('written' in msg) return streams.get(msg.written.id)?.acknowledge(msg.written.bytes);
     await reader.store.close();
     process.exit(0);

@@ -7,6 +7,8 @@
  * refused at once. Every request settles: with the worker's answer (JSON text) or with an error.
  */
 import { Worker } from 'node:worker_threads';
+import type { NodeEvent } from '../../actors/events.ts';
+import type { ActorRef } from '../../actors/kernel/index.ts';
 import { NodeError } from '../../errors.ts';
 import { RpcError } from '../errors.ts';
 import { JsonStream, JsonText } from '../json.ts';
@@ -50,6 +52,8 @@ interface Slot {
   idle?: NodeJS.Timeout;
   /** The key of the last pending block sent to the worker (it keeps that one). */
   pendingKey?: number;
+  /** When the worker was last handed a request (performance.now()). */
+  lastRequestAt?: number;
 }
 
 /** How a request runs: its client's signal, a shorter deadline, whether its answer may stream, the pending block it names. */
@@ -68,6 +72,15 @@ function pendingFor(slot: Slot, job: Job): WorkerRequest['pending'] {
   slot.pendingKey = key;
   return { key, payload: job.pending.payload() };
 }
+
+/** How long after its last request a worker is still told new heads. */
+const HEADS_AFTER_REQUEST_MS = 1_000;
+
+export type WorkerHeadProtocol = { tell: { type: 'head'; hash: Uint8Array }; ask: Record<never, never> };
+
+/** The bus event the workers hear: the chain's new head. */
+export const workerHeadEvent = (e: NodeEvent): WorkerHeadProtocol['tell'] | undefined =>
+  e.type === 'chain.headChanged' ? { type: 'head', hash: e.head.hash } : undefined;
 
 /** A worker's entry (docs/rpc-workers.md, "Entry"): src/workerMain.ts, or in the bundle's folder dist/worker.mjs (testnet/launch.ts builds it with dist/main.mjs). */
 const ENTRY = new URL(import.meta.url.endsWith('.ts') ? '../../workerMain.ts' : './worker.mjs', import.meta.url);
@@ -159,6 +172,27 @@ export class RpcWorkerPool {
     });
   }
 
+  /**
+   * The bus subscriber that tells the ready workers each new head: each follows it and moves a call VM
+   * to its state while the client still reads the answer that came with the block, not when its next
+   * call arrives (docs/rpc-workers.md, "Reads"). Told one turn later, after the answers the block
+   * released, and only to workers handed a request within HEADS_AFTER_REQUEST_MS: a loop of sends
+   * alone keeps no worker busy.
+   */
+  readonly headRef: ActorRef<WorkerHeadProtocol> = {
+    name: 'rpc workers',
+    tell: ({ hash }) => {
+      if (this.#slots.size === 0) return;
+      setImmediate(() => {
+        const since = performance.now() - HEADS_AFTER_REQUEST_MS;
+        for (const slot of this.#slots) {
+          if (slot.ready && slot.lastRequestAt! > since) slot.worker.postMessage({ head: hash } satisfies ToWorker);
+        }
+      });
+    },
+    ask: () => Promise.reject(new Error('the worker pool answers no asks')),
+  };
+
   /** Workers running or starting, requests they are running, and requests waiting: for tests and the benchmark. */
   stats(): { workers: number; running: number; queued: number } {
     let running = 0;
@@ -217,6 +251,7 @@ export class RpcWorkerPool {
       const id = ++this.#nextId;
       clearTimeout(slot.idle);
       slot.jobs.set(id, job);
+      slot.lastRequestAt = performance.now();
       const requests = sending.get(slot) ?? [];
       if (!requests.length) sending.set(slot, requests);
       requests.push({ id, method: job.method, params: job.params, head: this.head(), stream: job.streamable, pending: pendingFor(slot, job) });

@@ -33,11 +33,13 @@ export type WorkerAnswer =
   | { readonly id: number; readonly error: { readonly code: number; readonly message: string; readonly data?: string } };
 
 /**
- * Requests; `bytes` of a streamed answer's chunks written to its client's socket (the worker sends
- * more); or the order to close the database and exit.
+ * Requests; the chain's new head, to follow before a request names it (docs/rpc-workers.md, "Reads");
+ * `bytes` of a streamed answer's chunks written to its client's socket (the worker sends more); or the
+ * order to close the database and exit.
  */
 export type ToWorker =
   | { readonly requests: readonly WorkerRequest[] }
+  | { readonly head: Uint8Array }
   | { readonly written: { readonly id: number; readonly bytes: number } }
   | { readonly stop: true };
 

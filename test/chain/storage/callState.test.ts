@@ -46,8 +46,22 @@ async function call(sm: CallStateManager, body: () => Promise<void>): Promise<vo
   }
 }
 
-/** A copy of `db` that has lost every trie node: what is read from it must come from the caches. */
-const emptied = (db: MapDB<string, Uint8Array>) => { db._database.clear(); };
+/**
+ * From here on a read that reaches a trie fails: `db` loses every node, and a trie's get throws (the
+ * tries also read through nodes kept decoded, which `db` does not hold). What is read must come from
+ * the caches.
+ */
+let triesClosed = false;
+const trieGet = BatchedTrie.prototype.get;
+BatchedTrie.prototype.get = function (this: BatchedTrie, ...args: Parameters<BatchedTrie['get']>) {
+  if (triesClosed) return Promise.reject(new Error('a trie was read'));
+  return trieGet.apply(this, args);
+};
+const emptied = (db: MapDB<string, Uint8Array>) => {
+  db._database.clear();
+  triesClosed = true;
+};
+Kept.before.each(() => { triesClosed = false; });
 
 Kept('what a call read is kept and what it wrote is not: the next call reads without the trie', async () => {
   const { db, first } = await twoRoots();
@@ -61,12 +75,14 @@ Kept('what a call read is kept and what it wrote is not: the next call reads wit
     await sm.putAccount(new Address(hexToBytes('0x00000000000000000000000000000000000000dd')), new Account(0n, 3n));
   });
   assert.is(sm.keptReads, 3);
+  await call(sm, async () => {
+    assert.is(await sm.getAccount(new Address(hexToBytes('0x00000000000000000000000000000000000000dd'))), undefined, 'the account the call wrote is gone');
+  });
   emptied(db);
   await call(sm, async () => {
     assert.is((await sm.getAccount(A))!.balance, 5n);
     assert.equal(await sm.getStorage(A, SLOT), Uint8Array.of(7));
     assert.equal(await sm.getCode(A), CODE);
-    assert.is(await sm.getAccount(new Address(hexToBytes('0x00000000000000000000000000000000000000dd'))), undefined);
   });
 });
 

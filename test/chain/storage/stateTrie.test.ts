@@ -34,12 +34,15 @@ test('batched writes give the same root as one put or del at a time, and every k
       await batched.applyWrites();
       assert.is(bytesToHex(batched.root()), bytesToHex(reference.root()), `seed ${seed}, round ${round}`);
     }
-    // A plain trie at the final root, over the same nodes, finds every live key and no other.
-    const reader = new MerklePatriciaTrie({ db, root: batched.root(), useKeyHashing: true });
-    for (const key of keys) {
-      const got = await reader.get(key);
-      const want = live.get(bytesToHex(key));
-      assert.is(got ? bytesToHex(got) : undefined, want ? bytesToHex(want) : undefined, `seed ${seed}: ${bytesToHex(key)}`);
+    // A plain trie and a batched one at the final root, over the same nodes, find every live key and no other.
+    const readers = [new MerklePatriciaTrie({ db, root: batched.root(), useKeyHashing: true }), new BatchedTrie({ db, root: batched.root(), useKeyHashing: true })];
+    const never = Array.from({ length: 20 }, (_, i) => Uint8Array.from({ length: 20 }, (_, j) => (i * 13 + j * 3 + 101) % 256));
+    for (const reader of readers) {
+      for (const key of [...keys, ...never]) {
+        const got = await reader.get(key);
+        const want = live.get(bytesToHex(key));
+        assert.is(got ? bytesToHex(got) : undefined, want ? bytesToHex(want) : undefined, `seed ${seed}: ${bytesToHex(key)} (${reader.constructor.name})`);
+      }
     }
   }
 });
@@ -72,6 +75,19 @@ test('an empty trie answers a read without a database lookup, and with throwIfMi
   // Once written, the trie is read as before.
   await trie.put(new Uint8Array(32).fill(7), Uint8Array.of(5));
   assert.equal(await trie.get(new Uint8Array(32).fill(7)), Uint8Array.of(5));
+});
+
+test('a read through a node the database lacks answers null, or with throwIfMissing the library\'s error', async () => {
+  const key = new Uint8Array(32).fill(7);
+  // Written by the library's trie, so that no node of it is kept decoded.
+  const written = new MerklePatriciaTrie({ useKeyHashing: true });
+  await written.put(key, new Uint8Array(40).fill(1));
+  await written.put(new Uint8Array(32).fill(8), new Uint8Array(40).fill(2));
+  const root = written.root();
+  const [trie, library] = [new BatchedTrie({ root, useKeyHashing: true }), new MerklePatriciaTrie({ root, useKeyHashing: true })];
+  assert.is(await trie.get(key), null);
+  const missing = async (t: MerklePatriciaTrie) => t.get(key, true).then(() => 'found', (err: Error) => err.message);
+  assert.is(await missing(trie), await missing(library));
 });
 
 test('an account read from the state cache is a new object each time: changing one changes neither the state nor the next read', async () => {

@@ -204,6 +204,32 @@ Workers('a default trace of a 9.2M-gas transaction streams to the client; in a b
   }
 });
 
+/** Runtime: with calldata, stores its first word in slot 0; without, returns slot 0. */
+const STORE_OR_READ = '36600c575f545f5260205ff35b5f355f5500';
+
+Workers('calls right after each block see that block, while the worker is told each new head and prepares for it', async () => {
+  const node = await startTestNode({ rpcWorkers: 1 });
+  try {
+    const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+    const send = async (nonce: number, fields: { to?: string; data: string }) => {
+      const raw = await SENDER.signTransaction({ type: 0, chainId: 33, gasPrice: 0, nonce, gasLimit: 100_000, ...fields });
+      const hash = await rpc(node.url, 'eth_sendRawTransaction', [raw]);
+      return waitUntil(() => rpc(node.url, 'eth_getTransactionReceipt', [hash]), { what: `transaction ${nonce} mined` });
+    };
+    // Init code: returns the 18 bytes of runtime that follow its 9.
+    const { contractAddress: to } = await send(0, { data: `0x60128060095f395ff3${STORE_OR_READ}` });
+    for (let i = 1; i <= 20; i++) {
+      await send(i, { to, data: word(i) });
+      assert.is(await rpc(node.url, 'eth_call', [{ to }, 'latest']), word(i), `the call after block ${i + 1}`);
+      // Storing over a non-zero slot: 21,000, the calldata (one non-zero byte, 31 zero), seven cheap opcodes, SSTORE's reset (2,900 + the cold 2,100).
+      assert.is(await rpc(node.url, 'eth_estimateGas', [{ from: SENDER.address, to, data: word(i + 1) }]), `0x${(21_000 + 16 + 31 * 4 + 23 + 5_000).toString(16)}`);
+    }
+    assert.is(node.node.workers.stats().workers, 1);
+  } finally {
+    await node.stop();
+  }
+});
+
 Workers('an idle worker retires, closing its database; the next request starts another', async () => {
   const node = await startTestNode({ rpcWorkers: 1 });
   const pool = new RpcWorkerPool({ size: 1, timeoutMs: 60_000, maxQueued: 4, idleMs: 200 },
