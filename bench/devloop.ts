@@ -2,7 +2,9 @@
  * `npm run bench:devloop`: what a developer's test suite feels, mmnode against Hardhat 3 and Anvil in
  * the same run. One sender, one transaction at a time: send it, ask for its receipt until there is
  * one, send the next (1,000 per round: value transfers, then ERC-20 transfers, then contract
- * deployments), so every transaction gets a block of its own under automine. Then
+ * deployments), so every transaction gets a block of its own under automine. Then the calls a test
+ * suite makes between its sends (ethers estimates the gas of every contract call it sends), each
+ * right after a block: `eth_estimateGas` of an ERC-20 transfer or an `eth_call` of balanceOf. Then
  * `eth_getBlockByNumber(latest, true)` at concurrency 32. A measurement, not a test: exits 0 when a
  * target is missed, non-zero only when a peer cannot be set up.
  *
@@ -16,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { runLoad, rpc, type LoadResult } from './load.ts';
 import { NODE_BIN, startPeer, type Peer, type PeerName } from './peers.ts';
 import {
-  CHAIN_ID, GENESIS_BALANCE, RECIPIENTS, SENDER_KEYS, sendAndWait, setupPeer, signLegacy, tokenDeployData, transferData, type Hex, type TxFields,
+  balanceOfData, CHAIN_ID, GENESIS_BALANCE, RECIPIENTS, SENDER_KEYS, sendAndWait, setupPeer, signLegacy, tokenDeployData, transferData, type Hex, type TxFields,
 } from './workloads.ts';
 
 const NAMES = ['mmnode', 'hardhat', 'anvil'] as const satisfies readonly PeerName[];
@@ -35,6 +37,8 @@ const PHASES = [
   { key: 'deploy', label: 'contract deployments', count: 200 },
 ] as const;
 type PhaseKey = (typeof PHASES)[number]['key'];
+/** Value transfers after which a call is timed (half of them an estimate, half an eth_call). */
+const AFTER_BLOCK = 300;
 /** Uncounted transactions before the rounds (each peer's write path compiles on its first ones). */
 const WARMUP = 200;
 const CONCURRENCY = 32;
@@ -68,6 +72,7 @@ interface Loop {
   readonly token: Hex;
   nonce: bigint;
   readonly rounds: RoundResult[];
+  afterBlock?: { readonly estimate: PhaseResult; readonly call: PhaseResult };
   reads?: LoadResult;
   readHwmMb?: number;
 }
@@ -110,6 +115,25 @@ async function round(l: Loop): Promise<RoundResult> {
   return { phases, perSecond: total.perSecond, blocksPerSecond: blocks / seconds, p50Ms: total.p50Ms, p99Ms: total.p99Ms };
 }
 
+/** A value transfer mined, then one call timed, AFTER_BLOCK times: estimates and calls in turn, each the first request at its head. */
+async function callsAfterBlocks(l: Loop): Promise<NonNullable<Loop['afterBlock']>> {
+  const estimates: number[] = [];
+  const calls: number[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < AFTER_BLOCK; i++) {
+    await transact(l, next(l, 'value', i));
+    const estimate = i % 2 === 0;
+    const t = performance.now();
+    const answer = estimate
+      ? await rpc<string>(l.peer.url, 'eth_estimateGas', [{ from: SENDER, to: l.token, data: transferData(RECIPIENTS[i % RECIPIENTS.length]!, 1n) }])
+      : await rpc<string>(l.peer.url, 'eth_call', [{ to: l.token, data: balanceOfData(SENDER) }, 'latest']);
+    (estimate ? estimates : calls).push(performance.now() - t);
+    if (!/^0x[0-9a-f]+$/.test(answer)) throw new Error(`${l.name}: ${estimate ? 'eth_estimateGas' : 'eth_call'} answered ${answer}`);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  return { estimate: stats(estimates, seconds), call: stats(calls, seconds) };
+}
+
 const blockRead = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', true] });
 const readOk = (text: string) => text.includes('"transactions":[{');
 
@@ -135,6 +159,10 @@ async function main(): Promise<Partial<Record<Name, Loop>>> {
         l.rounds.push(await round(l));
       });
     }
+    await inTurn(ROUNDS, async (l) => {
+      log(`${l.name}: ${AFTER_BLOCK} transfers, each followed by eth_estimateGas or eth_call`);
+      l.afterBlock = await callsAfterBlocks(l);
+    });
     // The latest block of each peer: one ERC-20 transfer, as in the ERC-20 phase.
     await inTurn(ROUNDS, async (l) => {
       await transact(l, next(l, 'erc20', 0));
@@ -192,6 +220,13 @@ for (const p of PHASES) {
   line(`${p.label}: transactions/s`, (r) => r.phases[p.key].perSecond);
   line('    p50 ms', (r) => r.phases[p.key].p50Ms, 2, false);
   line('    p99 ms', (r) => r.phases[p.key].p99Ms, 2, false);
+}
+rule();
+console.log(`Right after a block, the first request at the new head (${AFTER_BLOCK / 2} of each; ms)`);
+for (const [label, key] of [['eth_estimateGas, an ERC-20 transfer', 'estimate'], ['eth_call, balanceOf', 'call']] as const) {
+  const at = (n: Name) => results[n]?.afterBlock?.[key];
+  row(`${label}: p50`, ...NAMES.map((n) => nf(at(n)?.p50Ms, 2)));
+  row('    p99', ...NAMES.map((n) => nf(at(n)?.p99Ms, 2)));
 }
 rule();
 const reads = (n: Name) => results[n]?.reads?.perSecond;

@@ -45,7 +45,7 @@ export const SENDERS: readonly Hex[] = SENDER_KEYS.map((k) => bytesToHex(private
 export const RECIPIENTS: readonly Hex[] = Array.from({ length: 64 }, (_, i) => bytesToHex(seedKey(`mmnode-bench-recipient-${i}`).subarray(12)) as Hex);
 
 const word = (v: bigint | string) => (typeof v === 'string' ? v.slice(2).toLowerCase() : v.toString(16)).padStart(64, '0');
-const balanceOfData = (who: Hex): Hex => `0x70a08231${word(who)}`;
+export const balanceOfData = (who: Hex): Hex => `0x70a08231${word(who)}`;
 export const transferData = (to: Hex, amount: bigint): Hex => `0xa9059cbb${word(to)}${word(amount)}`;
 
 export interface TxFields { nonce: bigint; to?: Hex; value?: bigint; data?: Hex; gasLimit: bigint }
