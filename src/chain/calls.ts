@@ -18,6 +18,7 @@ import type { BlockHeader } from './codec/header.ts';
 import type { ChainView } from './reader.ts';
 import { NodeError } from '../errors.ts';
 import { attach, type TraceListeners, type TxTracer } from './execution/tracer.ts';
+import { suffices, unwatch, watch, type GasWatch } from './execution/interpreter/gasWatch.ts';
 
 export interface CallRequest {
   readonly from?: Uint8Array;
@@ -40,6 +41,8 @@ export interface CallResult {
   readonly error?: string;
   /** Gas a transaction would be charged (intrinsic + execution, before refunds). */
   readonly gasUsed: bigint;
+  /** A success that a gas limit of just `gasUsed` would repeat: it never saw its gas left (interpreter/gasWatch.ts). */
+  readonly gasUsedSuffices?: boolean;
   readonly logs: readonly StoredLog[];
   /** With `reportAccessList`: what the call touched, its own access list included. */
   readonly touched?: TouchedState;
@@ -166,10 +169,11 @@ export class CallExecutor {
   async call(header: BlockHeader, req: CallRequest, gas: bigint): Promise<CallResult> {
     const intrinsic = this.intrinsicGas(req);
     if (gas < intrinsic) return { returnValue: new Uint8Array(), error: 'intrinsic gas too low', gasUsed: gas, logs: [] };
-    const { result, touched, precompiles } = await this.run(header, req, gas - intrinsic);
+    const { result, touched, precompiles, gasWatch } = await this.run(header, req, gas - intrinsic);
     const r = result.execResult;
     return {
       returnValue: r.returnValue, error: r.exceptionError?.error, gasUsed: intrinsic + r.executionGasUsed, logs: (r.logs ?? []) as StoredLog[],
+      gasUsedSuffices: !r.exceptionError && suffices(gasWatch, gas - intrinsic, r.executionGasUsed),
       ...(touched ? { touched, precompiles } : {}),
     };
   }
@@ -187,7 +191,7 @@ export class CallExecutor {
   /** The EVM's result, and with `reportAccessList` what the call touched. */
   private async run(
     header: BlockHeader, req: CallRequest, executionGas: bigint, listeners?: TraceListeners,
-  ): Promise<{ result: EVMResult } & Pick<CallResult, 'touched' | 'precompiles'>> {
+  ): Promise<{ result: EVMResult; gasWatch: GasWatch } & Pick<CallResult, 'touched' | 'precompiles'>> {
     const entry = await this.acquire();
     const { vm } = entry;
     try {
@@ -198,6 +202,7 @@ export class CallExecutor {
         warmLikeRunTx(vm, caller, req, header.coinbase);
         if (req.reportAccessList) reportAccessList(vm, req);
         const detach = listeners && attach(vm.evm as EVM, listeners);
+        const gasWatch = watch(vm.evm);
         try {
           const result = await vm.evm.runCall({
             caller, origin: caller, to: req.to ? new Address(req.to) : undefined, data: req.data, value: req.value ?? 0n,
@@ -209,8 +214,9 @@ export class CallExecutor {
             throw err;
           });
           const access = req.reportAccessList ? { touched: vm.evm.journal.accessList!, precompiles: [...vm.evm.precompiles.keys()] } : {};
-          return { result, ...access };
+          return { result, gasWatch, ...access };
         } finally {
+          unwatch(vm.evm);
           detach?.();
         }
       } finally {

@@ -2,7 +2,9 @@
  * The interpreter changes every EVM of the node runs with, block execution and calls alike
  * (docs/performance.md "The interpreter"): opcodes in bursts, kept jump analyses, words loaded and
  * stored without hex text, memory gas answered at once. Each keeps the library's results, gas and errors.
+ * And the report of what makes an execution's gas used depend on its limit, for estimates (gasWatch.ts).
  */
+import { reportGasSeen } from './gasWatch.ts';
 import { keepJumpAnalyses } from './jumpAnalysis.ts';
 import { chargeMemoryAtOnce } from './memoryGas.ts';
 import { runStepsInBursts } from './stepBursts.ts';
@@ -17,6 +19,7 @@ export function speedUpInterpreter(): Promise<void> {
     storeWordsUnpadded();
     loadWordsWithoutHex();
     chargeMemoryAtOnce();
+    reportGasSeen();
     await Promise.all([keepJumpAnalyses(), runStepsInBursts()]);
   })();
   return applied;

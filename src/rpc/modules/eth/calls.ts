@@ -80,8 +80,9 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
         if (atCap.error === 'revert') throw revertError(atCap);
         throw new NodeError('EXECUTION_FAILED', `gas required exceeds allowance (${cap}) or always failing transaction: ${atCap.error}`);
       }
-      // Usually the gas used suffices; refunds and the 63/64 call rule can need more.
-      if (!(await calls.call(header, args, atCap.gasUsed)).error) return `0x${atCap.gasUsed.toString(16)}`;
+      // Usually the gas used suffices: at once when the call never saw its gas left, else when a call with just
+      // that much succeeds; the 63/64 call rule and SSTORE's 2,300-gas floor can need more (docs/rpc-workers.md, "Estimates").
+      if (atCap.gasUsedSuffices || !(await calls.call(header, args, atCap.gasUsed)).error) return `0x${atCap.gasUsed.toString(16)}`;
       let lo = atCap.gasUsed; // fails
       let hi = cap; // succeeds
       while (hi - lo > 1n) {
