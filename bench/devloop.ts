@@ -2,11 +2,11 @@
  * `npm run bench:devloop`: what a developer's test suite feels, mmnode against Hardhat 3 and Anvil in
  * the same run. One sender, one transaction at a time: send it, ask for its receipt until there is
  * one, send the next (1,000 per round: value transfers, then ERC-20 transfers, then contract
- * deployments), so every transaction gets a block of its own under automine. Then the calls a test
- * suite makes between its sends (ethers estimates the gas of every contract call it sends), each
- * right after a block: `eth_estimateGas` of an ERC-20 transfer or an `eth_call` of balanceOf. Then
- * `eth_getBlockByNumber(latest, true)` at concurrency 32. A measurement, not a test: exits 0 when a
- * target is missed, non-zero only when a peer cannot be set up.
+ * deployments), so every transaction gets a block of its own under automine. Then
+ * `eth_getBlockByNumber(latest, true)` at concurrency 32. Then the calls a test suite makes between its
+ * sends (ethers estimates the gas of every contract call it sends), each right after a block:
+ * `eth_estimateGas` of an ERC-20 transfer or an `eth_call` of balanceOf. A measurement, not a test:
+ * exits 0 when a target is missed, non-zero only when a peer cannot be set up.
  *
  *   BENCH_DEVLOOP_PEERS=mmnode,hardhat,anvil   which peers (default all three)
  *   BENCH_DEVLOOP_ROUNDS=3                     rounds per peer, taken in turn (the median round is reported)
@@ -159,10 +159,6 @@ async function main(): Promise<Partial<Record<Name, Loop>>> {
         l.rounds.push(await round(l));
       });
     }
-    await inTurn(ROUNDS, async (l) => {
-      log(`${l.name}: ${AFTER_BLOCK} transfers, each followed by eth_estimateGas or eth_call`);
-      l.afterBlock = await callsAfterBlocks(l);
-    });
     // The latest block of each peer: one ERC-20 transfer, as in the ERC-20 phase.
     await inTurn(ROUNDS, async (l) => {
       await transact(l, next(l, 'erc20', 0));
@@ -170,6 +166,11 @@ async function main(): Promise<Partial<Record<Name, Loop>>> {
       await runLoad(l.peer.url, { concurrency: CONCURRENCY, seconds: Math.min(1, SECONDS / 4), body: () => blockRead, ok: readOk });
       l.reads = await runLoad(l.peer.url, { concurrency: CONCURRENCY, seconds: SECONDS, body: () => blockRead, ok: readOk });
       l.readHwmMb = l.peer.memory().hwmMb;
+    });
+    // Last: its calls start mmnode's RPC worker, which the peak RSS above leaves out.
+    await inTurn(ROUNDS, async (l) => {
+      log(`${l.name}: ${AFTER_BLOCK} transfers, each followed by eth_estimateGas or eth_call`);
+      l.afterBlock = await callsAfterBlocks(l);
     });
     return Object.fromEntries(loops.map((l) => [l.name, l]));
   } finally {
@@ -239,7 +240,7 @@ for (const n of selected) {
   const r = results[n]!.reads!;
   if (r.errors) console.log(`    ${n}: ${r.errors} errors, first: ${(r.firstError ?? '').slice(0, 120)}`);
 }
-row('peak RSS through the run (MiB, VmHWM)', ...NAMES.map((n) => nf(results[n]?.readHwmMb)));
+row('peak RSS, loop and reads (MiB, VmHWM)', ...NAMES.map((n) => nf(results[n]?.readHwmMb)));
 
 console.log('\nTargets (ratios from this run)');
 rule();
