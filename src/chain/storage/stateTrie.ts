@@ -7,9 +7,10 @@
  *
  * Keys are keccak hashes (fixed length), so no value sits in a branch node.
  *
- * Nodes are kept decoded by hash (DECODED_NODES of them, shared by every update): a hash fixes a
- * node's content, so an entry never goes stale, and the nodes one block's update made are the ones
- * the next block's update descends through first (docs/network.md "Sync figures").
+ * Nodes are kept decoded by hash (DECODED_NODES of them, shared by every update and read): a hash
+ * fixes a node's content, so an entry never goes stale, and the nodes one block's update made are the
+ * ones the next block's update, and the reads at its state, descend through first (docs/network.md
+ * "Sync figures").
  */
 import { MerklePatriciaTrie, type MPTOpts } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
