@@ -115,13 +115,9 @@ class TrieUpdate {
     return hash;
   }
 
-  private resolve(ref: RawItem): Promise<RawNode | undefined> {
-    return resolveNode(this.db, ref);
-  }
-
   /** The node at `ref` after `writes` (paths relative to it); undefined when nothing is left under it. */
   private async update(ref: RawItem, writes: readonly Write[]): Promise<RawNode | undefined> {
-    const node = await this.resolve(ref);
+    const node = await resolveNode(this.db, ref);
     if (!node) return buildNode(writes.filter((w): w is KeyPath<Uint8Array> => w.value !== undefined), this.#refer);
     if (node.length === 17) return this.updateBranch(node, writes);
     const { path, leaf } = fromCompact(node[0] as Uint8Array);
@@ -158,7 +154,7 @@ class TrieUpdate {
     if (used.length === 1) {
       // One child left: the branch folds into it (nodes are hashed only once the shape is final).
       const nibble = used[0]!;
-      return this.joinPath(Uint8Array.of(nibble), updated.has(nibble) ? updated.get(nibble) : await this.resolve(branch[nibble]!));
+      return this.joinPath(Uint8Array.of(nibble), updated.has(nibble) ? updated.get(nibble) : await resolveNode(this.db, branch[nibble]!));
     }
     const next = [...branch];
     for (let nibble = 0; nibble < 16; nibble++) {
