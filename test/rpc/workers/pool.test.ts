@@ -14,6 +14,7 @@ import { ConfigError, parseConfig } from '../../../src/config/index.ts';
 import type { JsonText } from '../../../src/rpc/json.ts';
 import { QUEUED_PER_WORKER } from '../../../src/rpc/workers/options.ts';
 import { IN_FLIGHT_PER_WORKER, RpcWorkerPool } from '../../../src/rpc/workers/pool.ts';
+import { initCodeFor } from '../../helpers/initCode.ts';
 import { startChildNode, startTestNode, tempDir } from '../../helpers/node.ts';
 import { post, rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';
 import { SENDER } from '../../helpers/traceFixture.ts';
@@ -216,8 +217,7 @@ Workers('calls right after each block see that block, while the worker is told e
       const hash = await rpc(node.url, 'eth_sendRawTransaction', [raw]);
       return waitUntil(() => rpc(node.url, 'eth_getTransactionReceipt', [hash]), { what: `transaction ${nonce} mined` });
     };
-    // Init code: returns the 18 bytes of runtime that follow its 9.
-    const { contractAddress: to } = await send(0, { data: `0x60128060095f395ff3${STORE_OR_READ}` });
+    const { contractAddress: to } = await send(0, { data: initCodeFor(STORE_OR_READ) });
     for (let i = 1; i <= 20; i++) {
       await send(i, { to, data: word(i) });
       assert.is(await rpc(node.url, 'eth_call', [{ to }, 'latest']), word(i), `the call after block ${i + 1}`);

@@ -1,4 +1,5 @@
 /** eth_estimateGas and eth_call on a real node: the smallest gas that succeeds, intrinsic costs, calls that leave no trace, and the gas limit a call is given. */
+import { initCodeFor } from '../../../helpers/initCode.ts';
 import { post } from '../../../helpers/rpc.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -46,10 +47,9 @@ Calls('eth_estimateGas of a deployment is the smallest gas that deploys', async 
   assert.ok((await call<string>('eth_getCode', [exact.contractAddress, 'latest'])).length > 2);
 });
 
-/** Deploys `runtime` (hex, without 0x) behind init code that returns it; its address. */
+/** Deploys `runtime` (hex, without 0x); its address. */
 async function deployRuntime(runtime: string): Promise<string> {
-  const size = (runtime.length / 2).toString(16).padStart(2, '0');
-  return (await sendAndMine({ from: devC, data: `0x60${size}8060095f395ff3${runtime}`, gas: hexQ(200_000) })).contractAddress;
+  return (await sendAndMine({ from: devC, data: initCodeFor(runtime), gas: hexQ(200_000) })).contractAddress;
 }
 
 /** The estimate succeeds as a call's gas limit, and one less fails. */
