@@ -213,8 +213,14 @@ export function minerBehavior(
           s.stale = true;
           break;
         case 'chain.headChanged':
-          // Blocks a reorg dropped are siblings of the new chain: candidates for uncles like any other.
-          for (const block of msg.removed) remember(s.siblings, bytesToHex(block.hash) as Hex, block.header, SIBLINGS_KEPT);
+          if (msg.rewound) {
+            // A rewind (evm_revert, evm_reset) deletes the blocks above the new head: the chain goes on as
+            // if they had never been mined, so neither they nor any other block up there is an uncle later.
+            for (const [hash, header] of s.siblings) if (header.number > msg.head.number) s.siblings.delete(hash);
+          } else {
+            // Blocks a reorg dropped are siblings of the new chain: candidates for uncles like any other.
+            for (const block of msg.removed) remember(s.siblings, bytesToHex(block.hash) as Hex, block.header, SIBLINGS_KEPT);
+          }
           s.stale = true;
           if (s.mode === 'auto') scheduleAuto(s);
           break;

@@ -66,6 +66,23 @@ Evm('snapshot and revert restore balances, nonces and the head, and drop the poo
   assert.equal(await view(), saved);
 });
 
+Evm('blocks a revert removed are gone for good: no block after it takes them as uncles', async () => {
+  await pay('0x1');
+  const id = await call<string>('evm_snapshot');
+  const start = BigInt(await call('eth_blockNumber'));
+  const coinbase = (await call('eth_getBlockByNumber', ['latest', false])).miner;
+  const mineThree = async () => {
+    for (const value of ['0x2', '0x3', '0x4']) await pay(value);
+    const blocks = await Promise.all([1n, 2n, 3n].map((i) => call('eth_getBlockByNumber', [`0x${(start + i).toString(16)}`, false])));
+    return { uncles: blocks.map((b) => b.uncles), earned: await call('eth_getBalance', [coinbase, 'latest']) };
+  };
+  const first = await mineThree();
+  assert.is(await call('evm_revert', [id]), true);
+  const again = await mineThree();
+  assert.equal(again.uncles, [[], [], []], 'the reverted blocks are not uncles of the new ones');
+  assert.is(again.earned, first.earned, 'the coinbase earns what it earned the first time: no uncle rewards');
+});
+
 Evm('concurrent dev controls run one after the other: one revert wins, the others answer false', async () => {
   await pay('0x5');
   const id = await call<string>('evm_snapshot');
