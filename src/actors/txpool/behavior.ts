@@ -229,7 +229,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
   /** A rewind (evm_revert, evm_reset) discards the pool: nothing returns, nothing waits. */
   function clear(s: PoolState) {
     for (const e of [...s.book.entries()]) drop(s, e, 'cleared', 'the chain was rewound');
-    journal?.rewrite([]);
+    journal?.clear();
     for (const e of s.included.values()) e.machine.send({ type: 'tx.dropped', reason: 'cleared', detail: 'the chain was rewound' });
     s.included.clear();
   }
@@ -335,6 +335,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       'pool.nextNonce': async (s, { sender }) => [s, s.book.firstGap(sender, (await account(s, sender)).nonce)],
       'pool.get': (s, { hash }) => [s, s.book.get(hash)?.data],
       'pool.list': (s) => [s, { pending: byState(s, 'pending').map((e) => e.data), queued: byState(s, 'queued').map((e) => e.data) }],
+      'pool.sync': (s) => [s, null],
     },
     onStop(s) {
       for (const e of s.book.entries()) e.machine.stop();

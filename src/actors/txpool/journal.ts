@@ -8,7 +8,7 @@
  * about twice the pool's transactions.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 
 import { keccak256 } from '../../chain/codec/keccak.ts';
 import { logger } from '../../log.ts';
@@ -64,6 +64,17 @@ export class TxJournal {
   compact(live: () => Uint8Array[], liveCount: number): void {
     const dead = this.#lines + this.#waiting.length - liveCount;
     if (dead >= COMPACT_MIN_DEAD && dead > liveCount) this.rewrite(live());
+  }
+
+  /**
+   * Empties the file (the pool was discarded: a rewind). A truncation cannot be torn, so unlike a rewrite it
+   * needs no temporary file and no fsync: like an append, it survives a kill -9 once it returns.
+   */
+  clear(): void {
+    this.#waiting = [];
+    this.#close();
+    if (existsSync(this.path)) truncateSync(this.path);
+    this.#lines = 0;
   }
 
   /** Replaces the file with exactly `live` (written to a temporary file, then renamed over it). */

@@ -40,5 +40,10 @@ export type TxPoolProtocol = {
     /** A pending or queued transaction. */
     'pool.get': { req: { hash: Hex }; res: PoolTx | undefined };
     'pool.list': { req: {}; res: { pending: PoolTx[]; queued: PoolTx[] } };
+    /**
+     * Answers once every message sent before it is handled: after a rewind (evm_revert, evm_reset) the
+     * pool, its journal included, no longer holds the transactions the rewind dropped.
+     */
+    'pool.sync': { req: {}; res: null };
   };
 };

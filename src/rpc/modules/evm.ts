@@ -72,17 +72,21 @@ export const devControlsOff = (network: string, hosted: boolean): string | undef
     : hosted ? 'developer controls are not served in hosted mode' : undefined;
 
 /** The methods of evmModule, each answering -32601 with `why`. */
-export const evmModuleOff = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'>, why: string): Methods =>
+export const evmModuleOff = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner' | 'txpool'>, why: string): Methods =>
   Object.fromEntries(Object.keys(evmModule({ ...deps, impersonated: new ImpersonatedAccounts() })).map((name) => [name, unavailable(name, why)]));
 
-export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner'> & { readonly impersonated: ImpersonatedAccounts }) => {
+export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner' | 'txpool'> & { readonly impersonated: ImpersonatedAccounts }) => {
   /** Saved head numbers; a snapshot's id is its position + 1. In memory, as the reference keeps them. */
   const snapshots: bigint[] = [];
   const serial = inOrder();
-  /** Moves the head back (dropping the pool); false when the head is at or below `number` already. */
+  /**
+   * Moves the head back (dropping the pool); false when the head is at or below `number` already. Answers
+   * once the pool has dropped its transactions too: a kill -9 after the answer brings none of them back.
+   */
   const rewindTo = async (number: bigint) => {
     if (number >= deps.reader.head().number) return false;
     await deps.chain.ask('head.rewind', { number }, MINE_TIMEOUT_MS);
+    await deps.txpool.ask('pool.sync', {});
     return true;
   };
 

@@ -10,7 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TxJournal } from '../../../src/actors/txpool/journal.ts';
 import { keccak256 } from '../../../src/chain/codec/keccak.ts';
-import { startChildNode, startTestNode, tempDir } from '../../helpers/node.ts';
+import { startChildNode, tempDir } from '../../helpers/node.ts';
 import { rpc, waitUntil } from '../../helpers/rpc.ts';
 
 const Journal = suite('transaction journal');
@@ -59,24 +59,27 @@ Journal('transactions accepted right before a kill -9 are mined after the restar
   }
 });
 
-Journal('transactions the pool dropped (a rewind cleared them) do not come back at start', async () => {
-  const node = await startTestNode({ mining: 'off' });
+Journal('transactions the pool dropped (a rewind cleared them) do not come back after a kill -9', async () => {
+  const dataDir = tempDir();
   try {
-    const hash = await rpc(node.url, 'eth_sendRawTransaction', [await transfer(wallets[0]!, 0)]);
-    await rpc(node.url, 'evm_mine');
-    await rpc(node.url, 'eth_sendRawTransaction', [await transfer(wallets[0]!, 1)]);
-    await rpc(node.url, 'evm_revert', [await rpc(node.url, 'evm_snapshot')]);
-    assert.is(await rpc(node.url, 'evm_reset'), null);
-    await node.stop({ keepData: true });
-    const again = await startTestNode({ dataDir: node.config.dataDir, mining: 'off' });
+    const first = await startChildNode(dataDir, ['--no-mining']);
+    const hash = await rpc(first.url, 'eth_sendRawTransaction', [await transfer(wallets[0]!, 0)]);
+    await rpc(first.url, 'evm_mine');
+    const dropped = await rpc(first.url, 'eth_sendRawTransaction', [await transfer(wallets[0]!, 1)]);
+    await rpc(first.url, 'evm_revert', [await rpc(first.url, 'evm_snapshot')]);
+    assert.is(await rpc(first.url, 'evm_reset'), null);
+    first.child.kill('SIGKILL');
+    assert.is(await first.exited, 'SIGKILL');
+    const again = await startChildNode(dataDir, ['--no-mining']);
     try {
       assert.equal(await rpc(again.url, 'txpool_status'), { pending: 0, queued: 0 });
-      assert.is(await rpc(again.url, 'eth_getTransactionByHash', [hash]), null);
+      for (const h of [hash, dropped]) assert.is(await rpc(again.url, 'eth_getTransactionByHash', [h]), null);
     } finally {
-      await again.stop();
+      again.child.kill('SIGKILL');
+      await again.exited;
     }
   } finally {
-    rmSync(node.config.dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
@@ -101,6 +104,11 @@ Journal('the file: one write per turn, forgotten and torn lines skipped, rewritt
   journal.compact(() => [raw(2)], 1);
   await journal.append(raw(7));
   assert.ok(statSync(path).size < 200, 'a few dead lines are not worth a rewrite');
+  void journal.append(raw(8));
+  journal.clear();
+  assert.is(statSync(path).size, 0, 'cleared, the line still waiting included');
+  await journal.append(raw(9));
+  assert.equal(new TxJournal(path).read().map((r) => Buffer.from(r).toString('hex')), [raw(9).toString('hex')], 'appends go on after a clear');
   journal.close();
   rmSync(dir, { recursive: true, force: true });
 });

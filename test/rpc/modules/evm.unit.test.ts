@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChainProtocol } from '../../../src/actors/chain/index.ts';
 import type { MinerProtocol } from '../../../src/actors/miner/index.ts';
+import type { TxPoolProtocol } from '../../../src/actors/txpool/index.ts';
 import type { MiningMode } from '../../../src/actors/miner/options.ts';
 import type { ChainView } from '../../../src/chain/reader.ts';
 import type { HeadChange } from '../../../src/chain/writer.ts';
@@ -38,14 +39,16 @@ function devNode(start: { head?: bigint; mode?: MiningMode } = {}) {
     'mining.mode': ({ mode }) => (at.mode = mode),
     'mining.set': ({ on }) => (at.mode = on ? 'auto' : 'off'),
   });
-  const rpc = fakeRpc({ reader, chain, miner });
+  // A rewind answers once the pool heard it (its `pool.sync` comes after the chain's head change).
+  const txpool = fakeRef<TxPoolProtocol>('txpool', { 'pool.sync': () => { assert.ok(chain.asked.length > 0, 'the pool syncs after a rewind'); return null; } });
+  const rpc = fakeRpc({ reader, chain, miner, txpool });
   /** The miner's asks since the last look, as [type, request]. */
   const minerAsks = () => miner.asked.splice(0).map((a) => [a.type, a.req]);
-  return { at, rpc, chain, miner, minerAsks };
+  return { at, rpc, chain, miner, txpool, minerAsks };
 }
 
 Evm('snapshot ids count up from 0x1; a revert rewinds to the saved head, keeps its snapshot and drops later ones', async () => {
-  const { at, rpc, chain } = devNode({ head: 5n });
+  const { at, rpc, chain, txpool } = devNode({ head: 5n });
   assert.is(await rpc.result('evm_snapshot'), '0x1');
   for (let i = 0; i < 3; i++) await rpc.result('evm_mine');
   assert.is(await rpc.result('evm_snapshot'), '0x2');
@@ -53,6 +56,7 @@ Evm('snapshot ids count up from 0x1; a revert rewinds to the saved head, keeps i
   assert.is(await rpc.result('evm_revert', ['0x2']), false, 'the head is where snapshot 0x2 was: nothing to undo');
   assert.is(await rpc.result('evm_revert', ['0x1']), true);
   assert.equal(chain.asked, [{ type: 'head.rewind', req: { number: 5n } }]);
+  assert.equal(txpool.asked, [{ type: 'pool.sync', req: {} }], 'and waited for the pool to drop what it dropped');
   assert.is(at.head, 5n);
   const dropped = await rpc.error('evm_revert', ['0x2']);
   assert.equal(dropped, { code: -32602, message: 'unknown snapshot id 0x2: ids 0x1 to 0x1 exist' });
