@@ -365,15 +365,17 @@ export class ChainWriter {
    */
   async rewind(number: bigint): Promise<HeadChange> {
     const head = this.reader.head();
-    const target = number < head.number ? await this.reader.canonicalBlock(number) : undefined;
-    const td = target && await this.reader.totalDifficulty(target.hash);
-    if (!target || td === undefined) throw new Error(`cannot rewind the head from ${head.number} to ${number}`);
+    // Down the parent links from the head (recent blocks are in the reader's cache), each block's
+    // difficulty taken off the head's total as its import added it.
     const removed: Block[] = [];
-    for (let n = head.number; n > number; n--) {
-      const block = await this.reader.canonicalBlock(n);
-      if (!block) throw new Error(`canonical block ${n} missing`);
-      removed.push(block);
+    let td = head.totalDifficulty;
+    let target = number < head.number ? await this.reader.getBlock(head.hash) : undefined;
+    while (target && target.header.number > number) {
+      removed.push(target);
+      td -= target.header.difficulty + target.uncles.reduce((sum, u) => sum + u.difficulty, 0n);
+      target = await this.reader.getBlock(target.header.parentHash);
     }
+    if (!target || target.header.number !== number) throw new Error(`cannot rewind the head from ${head.number} to ${number}`);
     const blockData = [this.store.headers, this.store.bodies, this.store.receipts, this.store.td];
     await this.store.batch([
       ...this.canonOps({ added: [target], removed }, head),

@@ -237,6 +237,7 @@ Chain('head.rewind (evm_revert, evm_reset): the blocks above are deleted and the
   assert.equal(summary(heard), [{ type: 'chain.headChanged', head: hex(b1), added: [], removed: hexes([b3, b2]), rewound: true }]);
   assert.is(heard[0]!.headThen, hex(b1));
   assert.is(hex(h.reader.head()), hex(b1));
+  assert.is(h.reader.head().totalDifficulty, await h.reader.totalDifficulty(b1.hash), 'the head\'s total difficulty is b1\'s stored one');
   for (const gone of [b2, b3]) {
     assert.is(await h.reader.getBlock(gone.hash), undefined, 'a rewound block is deleted');
     assert.is(await h.reader.txLocation(gone.txs[0]!.hash()), undefined);
