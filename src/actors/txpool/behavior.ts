@@ -296,8 +296,9 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
         case 'chain.headChanged':
           // One turn of the event loop first: the requests held for this block (src/rpc/inclusion.ts) are
           // answered before this clean-up, which then runs while the client reads the answer
-          // (docs/performance.md, "What was cut"). The mailbox keeps every later message behind it.
-          await new Promise((resolve) => setImmediate(resolve));
+          // (docs/performance.md, "What was cut"). The mailbox keeps every later message behind it. A
+          // rewind's answer waits for this clean-up instead (pool.sync).
+          if (!msg.rewound) await new Promise((resolve) => setImmediate(resolve));
           await onHeadChanged(s, msg);
           break;
         case 'tx.dropped':

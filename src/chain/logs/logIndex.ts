@@ -38,6 +38,12 @@ const FORMAT_VERSION = new Uint8Array([2]);
  */
 const GENERATION = new TextEncoder().encode('logindex.generation');
 
+/**
+ * The generation each store's writer last moved the index to: the chain writer, alone in writing it, reads it
+ * once (a rewind or reorg then costs no read). A batch that failed leaves it one ahead, so it still moves.
+ */
+const writtenGenerations = new WeakMap<ChainStore, bigint>();
+
 export async function indexGeneration(store: ChainStore): Promise<bigint> {
   const raw = await store.meta.get(GENERATION);
   return raw ? toBig(raw) : 0n;
@@ -108,7 +114,11 @@ export async function logIndexOps(
     return r;
   };
   const ops: BatchOp[] = [];
-  if (change.removed.length) ops.push({ type: 'put', sublevel: store.meta, key: GENERATION, value: uintBytes((await indexGeneration(store)) + 1n) });
+  if (change.removed.length) {
+    const generation = (writtenGenerations.get(store) ?? (await indexGeneration(store))) + 1n;
+    writtenGenerations.set(store, generation);
+    ops.push({ type: 'put', sublevel: store.meta, key: GENERATION, value: uintBytes(generation) });
+  }
   for (const b of change.removed) ops.push(...blockOps(store.logs, b, await receipts(b), 'del'));
   for (const b of change.added) ops.push(...blockOps(store.logs, b, await receipts(b), 'put'));
   return ops;

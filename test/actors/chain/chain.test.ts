@@ -10,6 +10,7 @@ import { bytesToHex, compareBytes } from '@ethereumjs/util';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { indexGeneration } from '../../../src/chain/logs/logIndex.ts';
 import { spawnChain, type ChainProtocol } from '../../../src/actors/chain/index.ts';
 import type { NodeEvent } from '../../../src/actors/events.ts';
 import { ActorStoppedError, createEventBus, type Actor } from '../../../src/actors/kernel/index.ts';
@@ -229,7 +230,9 @@ Chain('head.rewind (evm_revert, evm_reset): the blocks above are deleted and the
   h.take();
   const [b1, b2, b3] = blocks as [Block, Block, Block];
 
+  const generation = await indexGeneration(h.reader.store);
   const change = await h.chain.ref.ask('head.rewind', { number: 1n });
+  assert.is(await indexGeneration(h.reader.store), generation + 1n, 'the log index moved to a new generation');
   assert.equal({ head: hex(change.head), added: hexes(change.added), removed: hexes(change.removed), rewound: change.rewound }, {
     head: hex(b1), added: [], removed: hexes([b3, b2]), rewound: true,
   });
@@ -254,6 +257,8 @@ Chain('head.rewind (evm_revert, evm_reset): the blocks above are deleted and the
   const next = await h.mined(b2.txs.slice());
   assert.is((await h.chain.ref.ask('block.import', { block: next, origin: 'local' })).result, 'IMPORTED_BEST');
   assert.is(h.reader.head().number, 2n);
+  await h.chain.ref.ask('head.rewind', { number: 1n });
+  assert.is(await indexGeneration(h.reader.store), generation + 2n, 'and to another at each rewind');
 });
 
 Chain('stopping closes the store: asks are refused, and a chain actor started on the same directory has the same head', async () => {
