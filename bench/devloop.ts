@@ -5,7 +5,8 @@
  * deployments), so every transaction gets a block of its own under automine. Then
  * `eth_getBlockByNumber(latest, true)` at concurrency 32. Then the calls a test suite makes between its
  * sends (ethers estimates the gas of every contract call it sends), each right after a block:
- * `eth_estimateGas` of an ERC-20 transfer or an `eth_call` of balanceOf. A measurement, not a test:
+ * `eth_estimateGas` of an ERC-20 transfer or an `eth_call` of balanceOf. Last, tests as a Hardhat suite's
+ * `loadFixture` runs them: evm_snapshot, three ERC-20 transfers and a call, evm_revert. A measurement, not a test:
  * exits 0 when a target is missed, non-zero only when a peer cannot be set up.
  *
  *   BENCH_DEVLOOP_PEERS=mmnode,hardhat,anvil   which peers (default all three)
@@ -39,6 +40,8 @@ const PHASES = [
 type PhaseKey = (typeof PHASES)[number]['key'];
 /** Value transfers after which a call is timed (half of them an estimate, half an eth_call). */
 const AFTER_BLOCK = 300;
+/** Fixture-style tests (a snapshot, three ERC-20 transfers and a call, a revert), after as many uncounted. */
+const FIXTURE_TESTS = 100;
 /** Uncounted transactions before the rounds (each peer's write path compiles on its first ones). */
 const WARMUP = 200;
 const CONCURRENCY = 32;
@@ -73,6 +76,7 @@ interface Loop {
   nonce: bigint;
   readonly rounds: RoundResult[];
   afterBlock?: { readonly estimate: PhaseResult; readonly call: PhaseResult };
+  fixtures?: { readonly test: PhaseResult; readonly snapshot: PhaseResult; readonly revert: PhaseResult };
   reads?: LoadResult;
   readHwmMb?: number;
 }
@@ -134,6 +138,35 @@ async function callsAfterBlocks(l: Loop): Promise<NonNullable<Loop['afterBlock']
   return { estimate: stats(estimates, seconds), call: stats(calls, seconds) };
 }
 
+/**
+ * A test as a Hardhat suite's `loadFixture` runs it, FIXTURE_TESTS times after as many uncounted: evm_snapshot,
+ * three ERC-20 transfers (send → receipt), a balanceOf call, evm_revert back to the snapshot.
+ */
+async function fixtureTests(l: Loop): Promise<NonNullable<Loop['fixtures']>> {
+  const tests: number[] = [];
+  const snapshots: number[] = [];
+  const reverts: number[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < 2 * FIXTURE_TESTS; i++) {
+    const start = performance.now();
+    const id = await rpc<string>(l.peer.url, 'evm_snapshot');
+    const snapped = performance.now();
+    const nonce = l.nonce;
+    for (let k = 0; k < 3; k++) await transact(l, next(l, 'erc20', k));
+    await rpc<string>(l.peer.url, 'eth_call', [{ to: l.token, data: balanceOfData(SENDER) }, 'latest']);
+    const reverting = performance.now();
+    if ((await rpc<boolean>(l.peer.url, 'evm_revert', [id])) !== true) throw new Error(`${l.name}: evm_revert ${id} answered false`);
+    const end = performance.now();
+    l.nonce = nonce;
+    if (i < FIXTURE_TESTS) continue;
+    tests.push(end - start);
+    snapshots.push(snapped - start);
+    reverts.push(end - reverting);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  return { test: stats(tests, seconds), snapshot: stats(snapshots, seconds), revert: stats(reverts, seconds) };
+}
+
 const blockRead = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', true] });
 const readOk = (text: string) => text.includes('"transactions":[{');
 
@@ -171,6 +204,10 @@ async function main(): Promise<Partial<Record<Name, Loop>>> {
     await inTurn(ROUNDS, async (l) => {
       log(`${l.name}: ${AFTER_BLOCK} transfers, each followed by eth_estimateGas or eth_call`);
       l.afterBlock = await callsAfterBlocks(l);
+    });
+    await inTurn(ROUNDS, async (l) => {
+      log(`${l.name}: ${2 * FIXTURE_TESTS} fixture tests (snapshot, 3 ERC-20 transfers, a call, revert), the first ${FIXTURE_TESTS} uncounted`);
+      l.fixtures = await fixtureTests(l);
     });
     return Object.fromEntries(loops.map((l) => [l.name, l]));
   } finally {
@@ -228,6 +265,12 @@ for (const [label, key] of [['eth_estimateGas, an ERC-20 transfer', 'estimate'],
   const at = (n: Name) => results[n]?.afterBlock?.[key];
   row(`${label}: p50`, ...NAMES.map((n) => nf(at(n)?.p50Ms, 2)));
   row('    p99', ...NAMES.map((n) => nf(at(n)?.p99Ms, 2)));
+}
+rule();
+console.log(`Fixture tests: evm_snapshot, 3 ERC-20 transfers, a balanceOf call, evm_revert (${FIXTURE_TESTS}; ms, ratios of speed)`);
+for (const [label, key] of [['whole test', 'test'], ['evm_snapshot', 'snapshot'], ['evm_revert', 'revert']] as const) {
+  const at = (n: Name) => results[n]?.fixtures?.[key]?.p50Ms;
+  row(`${label}: p50`, ...NAMES.map((n) => nf(at(n), 2)), ratio(at('hardhat'), at('mmnode')), ratio(at('anvil'), at('mmnode')));
 }
 rule();
 const reads = (n: Name) => results[n]?.reads?.perSecond;
