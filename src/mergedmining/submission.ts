@@ -2,7 +2,7 @@
  * The three submission forms of docs/merged-mining.md "Submissions", each turned into the same solution: the
  * 80-byte parent header, the full (non-witness) coinbase, and the RSKIP92 proof of the coinbase.
  */
-import { reverseBytes } from './hash.js';
+import { dsha256, reverseBytes } from './hash.js';
 import { merkleRoot, rskip92Proof, rskip92ProofFromBranch } from './merkle.js';
 import { parseParentBlock, serializeParentBlock, type ParentBlock } from './parentBlock.js';
 import { PARENT_HEADER_BYTES, serializeParentHeader, type ParentHeader } from './parentHeader.js';
@@ -80,7 +80,8 @@ export function parentBlockTemplate(hashForMergedMining: Uint8Array, time: numbe
   new DataView(scriptSig.buffer).setUint32(4, extraNonce >>> 0);
   scriptSig[0] = 7; // push the next 7 bytes: an extranonce keeps templates of equal work distinct
   const coinbase = buildTaggedCoinbase(hashForMergedMining, { scriptSig });
-  const txids = [parentTxid(coinbase)];
+  // Built without witness data: the bytes are their own txid preimage (no parse and re-serialization).
+  const txids = [dsha256(coinbase)];
   return {
     header: { version: SEAL_HEADER_VERSION, prevHash: new Uint8Array(32), merkleRoot: merkleRoot(txids), time, bits: SEAL_HEADER_BITS, nonce: 0 },
     coinbase,

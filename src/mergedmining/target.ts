@@ -17,10 +17,12 @@ export function targetToHex(target: bigint): string {
   return `0x${target.toString(16).padStart(64, '0')}`;
 }
 
-/** The header hash read the Bitcoin way: raw dsha256 bytes reversed, then big-endian. */
+/** The header hash read the Bitcoin way: raw dsha256 bytes reversed, then big-endian (the raw bytes little-endian). */
 export function parentHeaderHashValue(header80: Uint8Array): bigint {
-  const raw = parentHeaderHash(header80).reverse();
-  return BigInt(`0x${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('hex')}`);
+  const raw = parentHeaderHash(header80);
+  const words = new DataView(raw.buffer, raw.byteOffset, 32);
+  return (words.getBigUint64(24, true) << 192n) | (words.getBigUint64(16, true) << 128n)
+    | (words.getBigUint64(8, true) << 64n) | words.getBigUint64(0, true);
 }
 
 /** True when the 80-byte header's hash, as a number, is ≤ target. The header's own `bits` is ignored. */
