@@ -192,7 +192,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     bus.subscribe(workers.headRef, workerHeadEvent);
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref,
-      gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref), inclusions,
+      gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref, config.minGasPrice), inclusions,
       clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
       revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),
     }, switches);

@@ -12,6 +12,7 @@ import { decodeBlock, encodeBlock, makeBlock, type Block } from '../chain/codec/
 import { hex } from '../chain/codec/bytes.ts';
 import { CallExecutor } from '../chain/calls.ts';
 import { stateManagerAt } from '../chain/execution/blockRunner.ts';
+import { nextMinimumGasPrice } from '../chain/execution/rules.ts';
 import { blockLogEntries, type LogEntry } from '../chain/logs/logFilter.ts';
 import type { ChainView } from '../chain/reader.ts';
 import { OverlayTrieDb } from '../chain/storage/trieDb.ts';
@@ -67,7 +68,16 @@ export function pendingFromPayload(reader: ChainView, p: PendingPayload): Pendin
 export class PendingBlockSource implements PendingSource {
   #last: { readonly key: number; readonly template: object; readonly view: PendingBlock; readonly stateDb: OverlayTrieDb } | undefined;
 
-  constructor(private readonly reader: ChainView, private readonly miner: ActorRef<MinerProtocol>) {}
+  /** `minGasPriceTarget`: the miner's (`--min-gas-price`), which its blocks' minimum gas prices move toward. */
+  constructor(private readonly reader: ChainView, private readonly miner: ActorRef<MinerProtocol>, private readonly minGasPriceTarget: bigint) {}
+
+  /**
+   * The pending block's minimum gas price (the least a transaction in it pays): the miner builds it from the
+   * head's and its target alone, so it is known without building the block (eth_gasPrice, a default gas price).
+   */
+  minimumGasPrice(): bigint {
+    return nextMinimumGasPrice(this.reader.head().header.minimumGasPrice, this.minGasPriceTarget);
+  }
 
   /** The current pending block; the same object until the head or the pool changes. */
   async get(): Promise<PendingBlock> {

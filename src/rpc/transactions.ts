@@ -36,7 +36,7 @@ export async function unsignedTx(deps: Pick<RpcDeps, 'reader' | 'txpool' | 'pend
   const from = hex(args.from);
   const nonce = args.nonce ?? await deps.txpool.ask('pool.nextNonce', { sender: from });
   const gasLimit = args.gas ?? DEFAULT_GAS;
-  const gasPrice = args.gasPrice ?? (await deps.pending.get()).block.header.minimumGasPrice;
+  const gasPrice = args.gasPrice ?? deps.pending.minimumGasPrice();
   checkEncodable(nonce, gasLimit, gasPrice);
   const tx = createLegacyTx({ nonce, to: args.to, value: args.value ?? 0n, data: args.data, gasLimit, gasPrice }, { common: deps.reader.common });
   return { from, tx };

@@ -187,6 +187,13 @@ Dev('eth_gasPrice stays at or above the minimum for the next 10 blocks and is ad
     await rpc(n.url, 'evm_mine');
     assert.is((await rpc(n.url, 'eth_getTransactionReceipt', [hash])).status, '0x1');
 
+    // Without a gas price, a transaction the node signs pays the pending block's minimum, the least it may.
+    const atMinimum = await rpc<string>(n.url, 'eth_sendTransaction', [{ from: DEV, to: TO, value: '0x1' }]);
+    const { minimumGasPrice } = await rpc(n.url, 'eth_getBlockByNumber', ['pending', false]);
+    assert.is((await rpc(n.url, 'eth_getTransactionByHash', [atMinimum])).gasPrice, minimumGasPrice);
+    await rpc(n.url, 'evm_mine');
+    assert.is((await rpc(n.url, 'eth_getTransactionReceipt', [atMinimum])).status, '0x1');
+
     // One overtaken while it waited (the block was full) is kept, pending, not dropped.
     const SECOND = (await rpc<string[]>(n.url, 'eth_accounts')).find((a) => a !== DEV)!;
     const floor = BigInt((await rpc(n.url, 'eth_getBlockByNumber', ['pending', false])).minimumGasPrice);

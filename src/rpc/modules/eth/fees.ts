@@ -65,11 +65,11 @@ function rewards(block: Block, gasUsed: readonly bigint[], wanted: readonly numb
 }
 
 export const ethFeeMethods = (deps: RpcDeps) => {
-  const gasPrice = async () => suggestedGasPrice(deps.reader.head().header.minimumGasPrice, (await deps.pending.get()).block.header.minimumGasPrice);
+  const gasPrice = () => quantity(suggestedGasPrice(deps.reader.head().header.minimumGasPrice, deps.pending.minimumGasPrice()));
   return {
-    eth_gasPrice: method([], async () => quantity(await gasPrice())),
+    eth_gasPrice: method([], gasPrice),
     /** No base fee: the whole gas price is the priority fee. */
-    eth_maxPriorityFeePerGas: method([], async () => quantity(await gasPrice())),
+    eth_maxPriorityFeePerGas: method([], gasPrice),
     /** Base fees are all 0 (there is none); rewards are the blocks' gas prices at the percentiles of their gas used. */
     eth_feeHistory: method([['blockCount', blockCount], ['newestBlock', blockNumberOrTag], ['rewardPercentiles', percentiles]], async ([count, sel, wanted]) => {
       const newest = await findBlock(deps.reader, sel);
