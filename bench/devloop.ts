@@ -40,6 +40,8 @@ const PHASES = [
 type PhaseKey = (typeof PHASES)[number]['key'];
 /** Value transfers after which a call is timed (half of them an estimate, half an eth_call). */
 const AFTER_BLOCK = 300;
+/** Before them, uncounted: the first calls start mmnode's RPC worker and compile its call path. */
+const AFTER_BLOCK_WARMUP = 20;
 /** Fixture-style tests (a snapshot, three ERC-20 transfers and a call, a revert), after as many uncounted. */
 const FIXTURE_TESTS = 100;
 /** Uncounted transactions before the rounds (each peer's write path compiles on its first ones). */
@@ -119,19 +121,19 @@ async function round(l: Loop): Promise<RoundResult> {
   return { phases, perSecond: total.perSecond, blocksPerSecond: blocks / seconds, p50Ms: total.p50Ms, p99Ms: total.p99Ms };
 }
 
-/** A value transfer mined, then one call timed, AFTER_BLOCK times: estimates and calls in turn, each the first request at its head. */
+/** A value transfer mined, then one call timed, AFTER_BLOCK times after AFTER_BLOCK_WARMUP: estimates and calls in turn, each the first request at its head. */
 async function callsAfterBlocks(l: Loop): Promise<NonNullable<Loop['afterBlock']>> {
   const estimates: number[] = [];
   const calls: number[] = [];
   const t0 = performance.now();
-  for (let i = 0; i < AFTER_BLOCK; i++) {
+  for (let i = 0; i < AFTER_BLOCK_WARMUP + AFTER_BLOCK; i++) {
     await transact(l, next(l, 'value', i));
     const estimate = i % 2 === 0;
     const t = performance.now();
     const answer = estimate
       ? await rpc<string>(l.peer.url, 'eth_estimateGas', [{ from: SENDER, to: l.token, data: transferData(RECIPIENTS[i % RECIPIENTS.length]!, 1n) }])
       : await rpc<string>(l.peer.url, 'eth_call', [{ to: l.token, data: balanceOfData(SENDER) }, 'latest']);
-    (estimate ? estimates : calls).push(performance.now() - t);
+    if (i >= AFTER_BLOCK_WARMUP) (estimate ? estimates : calls).push(performance.now() - t);
     if (!/^0x[0-9a-f]+$/.test(answer)) throw new Error(`${l.name}: ${estimate ? 'eth_estimateGas' : 'eth_call'} answered ${answer}`);
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -260,7 +262,7 @@ for (const p of PHASES) {
   line('    p99 ms', (r) => r.phases[p.key].p99Ms, 2, false);
 }
 rule();
-console.log(`Right after a block, the first request at the new head (${AFTER_BLOCK / 2} of each; ms)`);
+console.log(`Right after a block, the first request at the new head (${AFTER_BLOCK / 2} of each after ${AFTER_BLOCK_WARMUP} uncounted; ms)`);
 for (const [label, key] of [['eth_estimateGas, an ERC-20 transfer', 'estimate'], ['eth_call, balanceOf', 'call']] as const) {
   const at = (n: Name) => results[n]?.afterBlock?.[key];
   row(`${label}: p50`, ...NAMES.map((n) => nf(at(n)?.p50Ms, 2)));
