@@ -60,7 +60,12 @@ export class BlockReplayer {
       common: reader.common, trieDb: reader.trieDb,
       blockHash: async (n: bigint) => (await reader.canonicalHash(n)) ?? ZERO_HASH,
     };
-    const vm = await createExecutionVM(env, stateManagerAt(new OverlayTrieDb(reader.trieDb), parent.stateRoot, reader.common));
+    // The import's state setup (stateTrie.ts): reads through the decoded trie nodes, writes kept in the state
+    // caches. One checkpoint around the replay, never committed (the VM is dropped), as the import takes one
+    // around the block: no transaction's commit writes the trie, which nothing here reads.
+    const state = stateManagerAt(new OverlayTrieDb(reader.trieDb), parent.stateRoot, reader.common, { caches: true });
+    const vm = await createExecutionVM(env, state);
+    await state.checkpoint();
     const h = block.header;
     const execBlock = executionBlock({
       number: h.number, timestamp: h.timestamp, coinbase: h.coinbase, gasLimit: h.gasLimit, difficulty: h.difficulty,

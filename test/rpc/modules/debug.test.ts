@@ -168,6 +168,8 @@ Debug('block traces: one per transaction, in order, each equal to the transactio
     assert.equal(calls[i].result, await call('debug_traceTransaction', [h, { tracer: 'callTracer' }]), `transaction ${i}`);
   }
   assert.equal(calls[3].result.gasUsed, '0x5208');
+  // Each replayed transaction used the gas its import did: the replay saw what the ones before it left.
+  for (const [i, r] of [f.nested, f.failing, f.kill, f.transfer].entries()) assert.is(calls[i].result.gasUsed, r.gasUsed, `transaction ${i}`);
   const structs = await call('debug_traceBlockByNumber', [f.block.number, { disableMemory: true }]);
   assert.is(structs.length, 4);
   assert.equal(structs[2], await call('debug_traceTransaction', [f.kill.transactionHash, { disableMemory: true }]));
