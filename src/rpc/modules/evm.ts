@@ -35,8 +35,12 @@ const wholeNumber = (what: string): Param<bigint> => (raw, name) => {
 };
 const timestamp = wholeNumber('a timestamp in seconds (hex, decimal string or number)');
 const milliseconds = wholeNumber('milliseconds (hex, decimal string or number)');
-/** hardhat_mine / anvil_mine: at most this many blocks per request. */
-const MAX_MINED_BLOCKS = 1_000n;
+/**
+ * hardhat_mine / anvil_mine: at most this many blocks per request. A governor's voting period is about
+ * 50,000 blocks, which tests mine in one call; each block here is built, sealed and stored (about half a
+ * millisecond), and other requests are served meanwhile (docs/rpc-compatibility.md "Developer controls").
+ */
+const MAX_MINED_BLOCKS = 100_000n;
 const blockCount: Param<bigint> = (raw, name) => {
   const n = wholeNumber(`a block count from 1 to ${MAX_MINED_BLOCKS}`)(raw, name);
   return n >= 1n && n <= MAX_MINED_BLOCKS ? n : fail(name, `a block count from 1 to ${MAX_MINED_BLOCKS}`, raw);

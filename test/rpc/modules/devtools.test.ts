@@ -132,6 +132,11 @@ Dev('block time: evm_setNextBlockTimestamp, evm_mine at a timestamp, hardhat_min
   assert.is(BigInt(await call('eth_blockNumber')), before + 3n);
   const [a, b] = await Promise.all([hexOf(before + 2n), hexOf(before + 3n)].map((n) => call('eth_getBlockByNumber', [n, false])));
   assert.is(BigInt(b.timestamp) - BigInt(a.timestamp), 10n);
+  // More blocks than a test usually needs at once (a governor's voting period is tens of thousands).
+  assert.is(await call('hardhat_mine', [hexOf(1_200n)]), null);
+  const last = await head();
+  assert.is(BigInt(last.number), before + 1_203n);
+  assert.is(BigInt(last.timestamp), BigInt(b.timestamp) + 1_200n, 'a second apart by default');
 
   const past = await fails('evm_setNextBlockTimestamp', [hexOf(t)]);
   assert.is(past.code, -32602);
