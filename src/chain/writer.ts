@@ -365,17 +365,14 @@ export class ChainWriter {
    */
   async rewind(number: bigint): Promise<HeadChange> {
     const head = this.reader.head();
-    // Down the parent links from the head (recent blocks are in the reader's cache), each block's
-    // difficulty taken off the head's total as its import added it.
-    const removed: Block[] = [];
+    // The new head and the blocks above it, read together (recent ones are in the reader's cache); each
+    // removed block's difficulty is taken off the head's total as its import added it.
+    const blocks = number < head.number && number >= 0n ? await this.reader.canonicalBlocks(number, head.number) : [];
+    const target = blocks[0];
+    if (!target || blocks.length !== Number(head.number - number) + 1) throw new Error(`cannot rewind the head from ${head.number} to ${number}`);
+    const removed = blocks.slice(1).reverse();
     let td = head.totalDifficulty;
-    let target = number < head.number ? await this.reader.getBlock(head.hash) : undefined;
-    while (target && target.header.number > number) {
-      removed.push(target);
-      td -= target.header.difficulty + target.uncles.reduce((sum, u) => sum + u.difficulty, 0n);
-      target = await this.reader.getBlock(target.header.parentHash);
-    }
-    if (!target || target.header.number !== number) throw new Error(`cannot rewind the head from ${head.number} to ${number}`);
+    for (const b of removed) td -= b.header.difficulty + b.uncles.reduce((sum, u) => sum + u.difficulty, 0n);
     const blockData = [this.store.headers, this.store.bodies, this.store.receipts, this.store.td];
     await this.store.batch([
       ...this.canonOps({ added: [target], removed }, head),

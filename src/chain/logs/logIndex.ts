@@ -119,8 +119,9 @@ export async function logIndexOps(
     writtenGenerations.set(store, generation);
     ops.push({ type: 'put', sublevel: store.meta, key: GENERATION, value: uintBytes(generation) });
   }
-  for (const b of change.removed) ops.push(...blockOps(store.logs, b, await receipts(b), 'del'));
-  for (const b of change.added) ops.push(...blockOps(store.logs, b, await receipts(b), 'put'));
+  // A block without transactions has no logs: its receipts (none) need no read.
+  for (const b of change.removed) if (b.txs.length) ops.push(...blockOps(store.logs, b, await receipts(b), 'del'));
+  for (const b of change.added) if (b.txs.length) ops.push(...blockOps(store.logs, b, await receipts(b), 'put'));
   return ops;
 }
 

@@ -8,7 +8,8 @@ import { stateManagerAt } from '../../../src/chain/execution/blockRunner.ts';
 import { createChainCommon } from '../../../src/chain/execution/common.ts';
 import type { BlockHeader } from '../../../src/chain/codec/header.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
-import type { ChainReader } from '../../../src/chain/reader.ts';
+import { ChainReader } from '../../../src/chain/reader.ts';
+import { ChainStore } from '../../../src/chain/storage/store.ts';
 import type { ChainWriter, Template } from '../../../src/chain/writer.ts';
 import { openTestChain, type TestChain } from '../../helpers/chain.ts';
 
@@ -160,6 +161,24 @@ Import('a block without transactions keeps its parent\'s state: one claiming ano
   }
   assert.is((await writer.import(empty)).result, 'IMPORTED_BEST');
   assert.is(bytesToHex(reader.head().header.stateRoot), bytesToHex(parent.header.stateRoot));
+});
+
+Import('canonical blocks of a range, read together where not cached, are the stored ones; a range past the head ends there', async () => {
+  const head = reader.head();
+  assert.ok(head.number >= 3n, 'the tests above left a few blocks');
+  // Another reader of the same store: its cache holds nothing yet.
+  const fresh = new ChainReader(new ChainStore((reader.store.db as unknown as { location: string }).location), common, NETWORKS.regtest);
+  await fresh.store.open();
+  try {
+    fresh.publishHead(head);
+    const stored = await Promise.all(Array.from({ length: Number(head.number) + 1 }, (_, n) => reader.canonicalBlock(BigInt(n))));
+    const encodings = (blocks: readonly (Block | undefined)[]) => blocks.map((b) => b && bytesToHex(encodeBlock(b)));
+    assert.equal(encodings(await fresh.canonicalBlocks(0n, head.number)), encodings(stored));
+    assert.equal(encodings(await fresh.canonicalBlocks(1n, 2n)), encodings(stored.slice(1, 3)), 'a part of it');
+    assert.equal(encodings(await fresh.canonicalBlocks(head.number, head.number + 5n)), encodings(stored.slice(-1)));
+  } finally {
+    await fresh.store.close();
+  }
 });
 
 Import.run();
