@@ -80,10 +80,20 @@ export class MergedMiningHasher {
     }
   }
 
-  /** Canonical blocks were replaced (a reorg, a rewind): their cached hashes go. */
+  /** Canonical blocks were replaced (a reorg): their cached hashes go. */
   canonicalReplaced(): void {
     this.#canonicalForkHashes.clear();
     this.#headWindow = undefined;
+  }
+
+  /**
+   * The head went back from `from` to `to` (a rewind): the canonical blocks up to `to` stay, so only the
+   * hashes cached above it go (heights are multiples of CPV_SPAN), and the head's window stays when it
+   * starts at or below `to`. The first block after an evm_revert then reads no ancestors from disk.
+   */
+  rewound(from: bigint, to: bigint): void {
+    for (let height = (to / CPV_SPAN + 1n) * CPV_SPAN; height <= from; height += CPV_SPAN) this.#canonicalForkHashes.delete(height);
+    if (this.#headWindow && this.#headWindow.start > to) this.#headWindow = undefined;
   }
 
   /** Uncle counts of the headers ending at `hash` (fewer near genesis), newest first. */

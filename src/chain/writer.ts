@@ -381,7 +381,7 @@ export class ChainWriter {
       { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: target.hash },
     ]);
     for (const b of removed) this.reader.forget(b.hash);
-    this.#hasher.canonicalReplaced();
+    this.#hasher.rewound(head.number, number);
     const newHead: HeadInfo = { hash: target.hash, number, header: target.header, totalDifficulty: td };
     this.reader.publishHead(newHead);
     return { head: newHead, added: [], removed, rewound: true };

@@ -75,4 +75,24 @@ ForkDetection('with an uncle at 500 and a reorg across 512, blocks on the head c
   await assertMatchesFreshWalk();
 });
 
+ForkDetection('after rewinds, within a window and across window starts, blocks on the new head commit to their real ancestry', async () => {
+  while (reader.head().number < 650n) await mineOnHead();
+  // Blocks mined again after a rewind have another coinbase: not the removed blocks over again.
+  const mineOther = async () => {
+    const t = await build(new Uint8Array(20).fill(9));
+    assert.is((await writer.import(await sealed(t.header, t.uncles))).result, 'IMPORTED_BEST');
+  };
+  // 650 → 645: the head's window (from 640) stays; 645 → 600: back across 640, into the window from 576.
+  for (const to of [645n, 600n]) {
+    await writer.rewind(to);
+    await assertMatchesFreshWalk();
+    await mineOther();
+    await mineOther();
+    await assertMatchesFreshWalk();
+  }
+  // Up past 640 again: the new block there, not the removed one, is in the ancestry.
+  while (reader.head().number < 710n) await mineOther();
+  await assertMatchesFreshWalk();
+});
+
 ForkDetection.run();
