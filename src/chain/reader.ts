@@ -48,6 +48,12 @@ const BLOCKS_KEPT = 512;
 /** Recent state roots whose accounts the reader keeps (accountAt). */
 const STATE_ROOTS_KEPT = 8;
 
+/** A stored block from its decoded header and its body's bytes. */
+function blockFrom(header: BlockHeader, body: Uint8Array, common: Common): Block {
+  const { txs, uncles } = decodeBody(body, common);
+  return makeBlock(header, txs, uncles);
+}
+
 export class ChainReader {
   readonly trieDb: CommittedTrieDb;
   #head: HeadInfo | undefined;
@@ -107,8 +113,7 @@ export class ChainReader {
       loading = (async () => {
         const [header, body] = await Promise.all([this.getHeader(hash), this.store.bodies.get(hash)]);
         if (!header || !body) return undefined;
-        const { txs, uncles } = decodeBody(body, this.common);
-        const block = makeBlock(header, txs, uncles);
+        const block = blockFrom(header, body, this.common);
         this.#blocks.set(key, block);
         return block;
       })().finally(() => this.#loading.delete(key));
@@ -159,8 +164,7 @@ export class ChainReader {
         if (blocks[i]) continue;
         const [header, body] = [headers[next], bodies[next++]];
         if (!header || !body) return blocks.slice(0, i) as Block[];
-        const { txs, uncles } = decodeBody(body, this.common);
-        blocks[i] = makeBlock(decodeFullHeader(header), txs, uncles);
+        blocks[i] = blockFrom(decodeFullHeader(header), body, this.common);
       }
     }
     return blocks as Block[];

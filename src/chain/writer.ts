@@ -8,7 +8,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, compareBytes, createAddressFromString, equalsBytes } from '@ethereumjs/util';
 import { targetFromDifficulty } from '../mergedmining/index.ts';
-import { encodeBody, encodeReceipts, makeBlock, type Block, type StoredReceipt } from './codec/block.ts';
+import { blockWork, encodeBody, encodeReceipts, makeBlock, type Block, type StoredReceipt } from './codec/block.ts';
 import { EMPTY, hex, uintBytes, ZERO_HASH } from './codec/bytes.ts';
 import { encodeRlp } from './codec/rlp.ts';
 import {
@@ -289,7 +289,7 @@ export class ChainWriter {
       if (err instanceof InvalidBlockError) return { result: 'INVALID_BLOCK', block, reason: err.message };
       throw err;
     }
-    const td = parentTd + block.header.difficulty + block.uncles.reduce((s, u) => s + u.difficulty, 0n);
+    const td = parentTd + blockWork(block);
     const ops: BatchOp[] = [...this.blockOps(block, exec.receipts, td), ...exec.overlay.toBatch(this.store.trie)];
     // Fork choice: most total difficulty; on a tie the lower block hash, so every node picks the same head.
     if (td < head.totalDifficulty || (td === head.totalDifficulty && compareBytes(block.hash, head.hash) >= 0)) {
@@ -372,7 +372,7 @@ export class ChainWriter {
     if (!target || blocks.length !== Number(head.number - number) + 1) throw new Error(`cannot rewind the head from ${head.number} to ${number}`);
     const removed = blocks.slice(1).reverse();
     let td = head.totalDifficulty;
-    for (const b of removed) td -= b.header.difficulty + b.uncles.reduce((sum, u) => sum + u.difficulty, 0n);
+    for (const b of removed) td -= blockWork(b);
     const blockData = [this.store.headers, this.store.bodies, this.store.receipts, this.store.td];
     await this.store.batch([
       ...this.canonOps({ added: [target], removed }, head),

@@ -8,7 +8,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { ActorRef } from '../actors/kernel/index.ts';
 import type { MinerProtocol } from '../actors/miner/index.ts';
-import { decodeBlock, encodeBlock, makeBlock, type Block } from '../chain/codec/block.ts';
+import { blockWork, decodeBlock, encodeBlock, makeBlock, type Block } from '../chain/codec/block.ts';
 import { hex } from '../chain/codec/bytes.ts';
 import { CallExecutor } from '../chain/calls.ts';
 import { stateManagerAt } from '../chain/execution/blockRunner.ts';
@@ -85,8 +85,8 @@ export class PendingBlockSource implements PendingSource {
     if (this.#last?.template === template) return this.#last.view;
     const { header } = template;
     const parentTd = (await this.reader.totalDifficulty(header.parentHash)) ?? 0n;
-    const totalDifficulty = parentTd + header.difficulty + template.uncles.reduce((sum, u) => sum + u.difficulty, 0n);
     const block = makeBlock(header, template.txs, template.uncles);
+    const totalDifficulty = parentTd + blockWork(block);
     const view: PendingBlock = Object.freeze({
       block, totalDifficulty, state: stateOf(this.reader, block, template.stateDb),
       logs: blockLogEntries(block, template.receipts).map((log) => Object.freeze({ ...log, pending: true as const })),

@@ -32,6 +32,9 @@ export function makeBlock(header: BlockHeader, txs: readonly TypedTransaction[],
   return Object.freeze({ header, hash: headerHash(header), txs, uncles });
 }
 
+/** What a block adds to its parent's total difficulty: its own difficulty and its uncles'. */
+export const blockWork = (b: Pick<Block, 'header' | 'uncles'>): bigint => b.header.difficulty + b.uncles.reduce((sum, u) => sum + u.difficulty, 0n);
+
 export const encodeBody = (b: Pick<Block, 'txs' | 'uncles'>): Uint8Array =>
   encodeRlp([b.txs.map(txBytes), b.uncles.map(fullFields)]);
 

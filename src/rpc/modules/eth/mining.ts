@@ -4,6 +4,7 @@
  * midstate of the header's first 64 bytes, its last 12 bytes before the nonce, and the target;
  * eth_submitWork's nonce completes the header (see README, "Mining").
  */
+import { blockWork } from '../../../chain/codec/block.ts';
 import { hex, quantity, toBig } from '../../../chain/codec/bytes.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { method } from '../../method.ts';
@@ -27,7 +28,7 @@ export const ethMiningMethods = (deps: RpcDeps) => ({
     for (let n = head.number; n > 0n && head.number - n < NET_HASHRATE_MAX_BLOCKS; n--) {
       const block = await deps.reader.canonicalBlock(n);
       if (!block || block.header.timestamp < since) break;
-      work += block.header.difficulty + block.uncles.reduce((sum, u) => sum + u.difficulty, 0n);
+      work += blockWork(block);
     }
     return Number(work / 3600n);
   }),
