@@ -184,7 +184,10 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const gasCap = config.rpcGasCap ?? DEFAULT_GAS_CAP;
     const workerCount = config.rpcWorkers ?? DEFAULT_RPC_WORKER_OPTIONS.size;
     workers = new RpcWorkerPool(
-      { size: workerCount, timeoutMs: config.rpcEvmTimeoutMs ?? DEFAULT_RPC_WORKER_OPTIONS.timeoutMs, maxQueued: workerCount * QUEUED_PER_WORKER },
+      {
+        size: workerCount, timeoutMs: config.rpcEvmTimeoutMs ?? DEFAULT_RPC_WORKER_OPTIONS.timeoutMs, maxQueued: workerCount * QUEUED_PER_WORKER,
+        warm: Math.min(config.rpcWarmWorkers ?? 0, workerCount),
+      },
       { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
     );
     const inclusions = new InclusionWaits();
@@ -215,6 +218,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       const at = await monitor.ref.ask('monitor.address', {});
       metricsUrl = `http://${at.address}:${at.port}`;
     }
+    // Once the node serves: a worker starting competes for the CPU with the start-up.
+    workers.warmUp();
     return {
       rpcUrl: `http://${address.address}:${address.port}`, metricsUrl, reader, workers, stopped, stop, peers: net.peerManager.ref, events: bus, methodNames: Object.keys(methods),
       p2p: { peerId: p2pInfo.peerId, multiaddrs: p2pInfo.multiaddrs },

@@ -9,6 +9,7 @@ import type { TxPoolOptions } from '../actors/txpool/options.ts';
 import { parseAnnounceAddress, parsePeerAddress } from '../p2p/multiaddrs.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, loadApiKeys, type HostedConfig, type RevertCode } from '../rpc/options.ts';
 import { resolveSwitches, type RpcSwitches } from '../rpc/switches.ts';
+import { DEFAULT_RPC_WORKER_OPTIONS } from '../rpc/workers/options.ts';
 import { ConfigError, ConfigExit } from './error.ts';
 import { acceptsOf, isFlagOnly, optionsSchema, USAGE, type Options } from './options.ts';
 import { envName, fromEnv, fromFile, fromFlags, type RawOptions } from './sources.ts';
@@ -53,6 +54,8 @@ export interface NodeConfig {
   filterTimeoutMs?: number;
   /** RPC worker threads, request deadline and gas cap (src/rpc/workers/pool.ts); unset fields keep the defaults. */
   rpcWorkers?: number;
+  /** RPC workers kept running from the start (docs/rpc-workers.md, "Pool"); undefined: none. */
+  rpcWarmWorkers?: number;
   rpcEvmTimeoutMs?: number;
   rpcGasCap?: bigint;
   /** Error code of reverts in eth_call / eth_estimateGas: -32015 (the reference node's, default) or 3 (geth's, which viem decodes; docs/rpc-compatibility.md "Revert errors"). */
@@ -114,6 +117,11 @@ function resolve(o: Options, origin: (name: string) => string): NodeConfig {
     requestsPerMinute: o['rate-limit'] ?? DEFAULT_REQUESTS_PER_MINUTE,
   };
   const blockTimeMs = o['block-time'] ?? 0;
+  const mining = o['no-mining'] || o.miner === 'external' ? 'off' : blockTimeMs > 0 ? 'interval' : 'auto';
+  const workers = o['rpc-workers'] ?? DEFAULT_RPC_WORKER_OPTIONS.size;
+  // A development node (mining on each transaction) keeps its worker: a test run's first call does not wait for one to start.
+  const warmWorkers = o['rpc-warm-workers'] ?? (mining === 'auto' && !o.hosted ? 1 : 0);
+  if (warmWorkers > workers) throw new ConfigError(`${origin('rpc-warm-workers')} must be at most --rpc-workers (${workers}), not ${warmWorkers}`);
   const expiryBlocks = o['tx-expiry-blocks'];
   const expirySeconds = o['tx-expiry-seconds'];
   const filterTimeout = o['filter-timeout'];
@@ -123,7 +131,7 @@ function resolve(o: Options, origin: (name: string) => string): NodeConfig {
     dataDir: o['data-dir'] ?? `./data/${network}`,
     rpcHost: o['rpc-host'],
     rpcPort: o['rpc-port'],
-    mining: o['no-mining'] || o.miner === 'external' ? 'off' : blockTimeMs > 0 ? 'interval' : 'auto',
+    mining,
     blockTimeMs,
     coinbase: o.coinbase ? fromHex(o.coinbase) : NETWORKS[network].defaultCoinbase,
     minGasPrice: BigInt(o['min-gas-price']),
@@ -144,6 +152,7 @@ function resolve(o: Options, origin: (name: string) => string): NodeConfig {
     lightKdf: o['light-kdf'],
     filterTimeoutMs: filterTimeout === undefined ? undefined : filterTimeout * 1000,
     rpcWorkers: o['rpc-workers'],
+    rpcWarmWorkers: warmWorkers,
     rpcEvmTimeoutMs: o['rpc-evm-timeout'],
     rpcGasCap: o['rpc-gas-cap'] === undefined ? undefined : BigInt(o['rpc-gas-cap']),
     rpcRevertCode: o['rpc-revert-code'] as RevertCode,

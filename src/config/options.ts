@@ -74,6 +74,10 @@ export const OPTIONS = {
   'light-kdf': { schema: switchOn.default(false), accepts: 'true or false', help: 'encrypt new key files with light scrypt parameters (fast, for development)' },
   'filter-timeout': positive('<s>', `remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})`),
   'rpc-workers': positive('<n>', `threads running eth_call, eth_estimateGas, debug_trace* and trace_* (default: the cores but one, at least one: ${DEFAULT_RPC_WORKER_OPTIONS.size} here)`),
+  'rpc-warm-workers': {
+    schema: whole(0, 999).optional(), accepts: 'a whole number, at most --rpc-workers', arg: '<n>',
+    help: 'of those threads, how many run from the start and never stop for idleness (default 1 when mining on each transaction, outside --hosted; otherwise 0: started on demand, stopped after 30 s idle)',
+  },
   'rpc-evm-timeout': positive('<ms>', `deadline of one such request, waiting included (default ${DEFAULT_RPC_WORKER_OPTIONS.timeoutMs})`),
   'rpc-revert-code': {
     schema: z.union([z.literal(-32015), z.literal(3), z.enum(['-32015', '3']).transform(Number)]).default(-32015),

@@ -193,11 +193,21 @@ export class RpcWorkerPool {
     ask: () => Promise.reject(new Error('the worker pool answers no asks')),
   };
 
-  /** Workers running or starting, requests they are running, and requests waiting: for tests and the benchmark. */
-  stats(): { workers: number; running: number; queued: number } {
+  /** Starts the workers the pool keeps warm (options.warm), one after the other. */
+  warmUp(): void {
+    if (this.#closed || this.#slots.size >= (this.options.warm ?? 0)) return;
+    if ([...this.#slots].every((s) => s.ready)) this.#spawn();
+  }
+
+  /** Workers running or starting, those ready, requests they are running, and requests waiting: for tests and the benchmark. */
+  stats(): { workers: number; ready: number; running: number; queued: number } {
     let running = 0;
-    for (const slot of this.#slots) running += slot.jobs.size;
-    return { workers: this.#slots.size, running, queued: this.#queue.length };
+    let ready = 0;
+    for (const slot of this.#slots) {
+      running += slot.jobs.size;
+      if (slot.ready) ready++;
+    }
+    return { workers: this.#slots.size, ready, running, queued: this.#queue.length };
   }
 
   /** Refuses what waits, and stops the workers: an idle one closes its database first, a busy one is terminated. */
@@ -217,11 +227,13 @@ export class RpcWorkerPool {
     await exited;
   }
 
-  /** Starts the idle countdown of a worker that holds no request. */
+  /** Starts the idle countdown of a worker that holds no request: when it ends, the worker stops unless the pool keeps it warm. */
   #restIfIdle(slot: Slot): void {
     if (slot.jobs.size || !this.#slots.has(slot)) return;
     clearTimeout(slot.idle);
-    slot.idle = setTimeout(() => void this.#stop(slot), this.options.idleMs ?? WORKER_IDLE_MS).unref();
+    slot.idle = setTimeout(() => {
+      if (this.#slots.size > (this.options.warm ?? 0)) void this.#stop(slot);
+    }, this.options.idleMs ?? WORKER_IDLE_MS).unref();
   }
 
   /**
@@ -268,6 +280,9 @@ export class RpcWorkerPool {
         slot.ready = true;
         for (const job of this.#queue) job.startClock();
         this.#pump();
+        // A worker started with nothing to run (kept warm) reads the head and prepares a call VM there now.
+        if (!slot.jobs.size) worker.postMessage({ head: this.head() } satisfies ToWorker);
+        this.warmUp();
         return this.#restIfIdle(slot);
       }
       if ('chunk' in msg) {
@@ -289,11 +304,14 @@ export class RpcWorkerPool {
       const running = [...slot.jobs.values()].map((j) => j.method);
       log.error(`a worker stopped${running.length ? ` while running ${running.join(', ')}` : ''}: ${err.message}`);
       void this.#retire(slot, new NodeError('UNAVAILABLE', `the RPC worker running this request stopped: ${err.message}`));
-      // A worker that stops before it is ready would fail every request: those waiting get its error.
+      // A worker that stops before it is ready would fail every request: those waiting get its error,
+      // and it is not started again until a request asks (a warm one would fail the same way, again and again).
       if (!slot.ready && this.#slots.size === 0) {
         for (const job of this.#queue.splice(0)) job.settle({ error: new NodeError('UNAVAILABLE', `no RPC worker could start: ${err.message}`) });
+        return;
       }
       this.#pump();
+      this.warmUp();
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`exit code ${code}`)));
@@ -317,7 +335,8 @@ export class RpcWorkerPool {
           rerun.push(j);
           slot.jobs.delete(id);
         }
-        void this.#retire(slot, error);
+        // A worker kept warm is replaced once this one is gone.
+        void this.#retire(slot, error).then(() => this.warmUp());
         this.#queue.unshift(...rerun);
       }
     }

@@ -247,6 +247,40 @@ Workers('an idle worker retires, closing its database; the next request starts a
   }
 });
 
+Workers('--rpc-warm-workers: 1 by default when mining on each transaction, else 0; at most --rpc-workers', () => {
+  assert.is(parseConfig([]).rpcWarmWorkers, 1);
+  assert.is(parseConfig(['--block-time', '1000']).rpcWarmWorkers, 0);
+  assert.is(parseConfig(['--no-mining']).rpcWarmWorkers, 0);
+  assert.is(parseConfig(['--rpc-warm-workers', '0']).rpcWarmWorkers, 0);
+  assert.is(parseConfig(['--block-time', '1000', '--rpc-workers', '2', '--rpc-warm-workers', '2']).rpcWarmWorkers, 2);
+  assert.throws(() => parseConfig(['--rpc-workers', '1', '--rpc-warm-workers', '2']),
+    (e: Error) => e instanceof ConfigError && e.message === '--rpc-warm-workers must be at most --rpc-workers (1), not 2');
+});
+
+Workers('a worker kept warm starts with the node, outlives the idle time, and is replaced when it is terminated', async () => {
+  const node = await startTestNode({ rpcWorkers: 1, rpcWarmWorkers: 1 });
+  const pool = new RpcWorkerPool({ size: 1, timeoutMs: 60_000, maxQueued: 4, idleMs: 100, warm: 1 },
+    { dataDir: node.config.dataDir, network: 'regtest', gasCap: 10n ** 12n }, () => node.node.reader.head().hash);
+  try {
+    await waitUntil(() => node.node.workers.stats().ready === 1, { what: 'the node\'s worker ready before any request' });
+    pool.warmUp();
+    await waitUntil(() => pool.stats().ready === 1, { what: 'the warm worker ready' });
+    const call = async () => JSON.parse(((await pool.run('eth_call', [ECHO])) as JsonText).text);
+    assert.is(await call(), '0x1234');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(pool.stats(), { workers: 1, ready: 1, running: 0, queued: 0 }, 'still running five idle times later');
+    // A loop past its deadline: its worker is terminated, and a replacement starts with no request asking.
+    const looped = await pool.run('eth_call', [{ data: LOOP }], { timeoutMs: 300 }).then(() => undefined, (err: Error) => err.message);
+    assert.match(looped ?? '', /did not finish within 300 ms/);
+    assert.is(pool.stats().ready, 0);
+    await waitUntil(() => pool.stats().ready === 1, { what: 'the replacement ready' });
+    assert.is(await call(), '0x1234');
+  } finally {
+    await pool.close();
+    await node.stop();
+  }
+});
+
 Workers('requests of one turn go to the worker together: those a worker has room for do not count against the queue', async () => {
   const node = await startTestNode({ rpcWorkers: 1 });
   const pool = new RpcWorkerPool({ size: 1, timeoutMs: 60_000, maxQueued: 4 },
