@@ -6,7 +6,8 @@
  * `eth_getBlockByNumber(latest, true)` at concurrency 32. Then the calls a test suite makes between its
  * sends (ethers estimates the gas of every contract call it sends), each right after a block:
  * `eth_estimateGas` of an ERC-20 transfer or an `eth_call` of balanceOf. Last, tests as a Hardhat suite's
- * `loadFixture` runs them: evm_snapshot, three ERC-20 transfers and a call, evm_revert. A measurement, not a test:
+ * `loadFixture` runs them: evm_snapshot, three ERC-20 transfers and a call, evm_revert. Before all that, a second
+ * after each peer started: its first eth_estimateGas and eth_call, as a test run's first calls. A measurement, not a test:
  * exits 0 when a target is missed, non-zero only when a peer cannot be set up.
  *
  *   BENCH_DEVLOOP_PEERS=mmnode,hardhat,anvil   which peers (default all three)
@@ -40,7 +41,7 @@ const PHASES = [
 type PhaseKey = (typeof PHASES)[number]['key'];
 /** Value transfers after which a call is timed (half of them an estimate, half an eth_call). */
 const AFTER_BLOCK = 300;
-/** Before them, uncounted: the first calls start mmnode's RPC worker and compile its call path. */
+/** Before them, uncounted: the first calls compile mmnode's call path in its RPC worker. */
 const AFTER_BLOCK_WARMUP = 20;
 /** Fixture-style tests (a snapshot, three ERC-20 transfers and a call, a revert), after as many uncounted. */
 const FIXTURE_TESTS = 100;
@@ -81,6 +82,20 @@ interface Loop {
   fixtures?: { readonly test: PhaseResult; readonly snapshot: PhaseResult; readonly revert: PhaseResult };
   reads?: LoadResult;
   readHwmMb?: number;
+  /** The first eth_estimateGas and eth_call a test run sends, a second after the peer started (ms). */
+  readonly first: { readonly estimateMs: number; readonly callMs: number };
+}
+
+/** A second after the peer started (a test run does not begin sooner): its first eth_estimateGas, then its first eth_call. */
+async function firstCalls(url: string): Promise<Loop['first']> {
+  await new Promise((r) => setTimeout(r, 1_000));
+  const timed = async (method: string, params: unknown[]) => {
+    const t = performance.now();
+    await rpc(url, method, params);
+    return performance.now() - t;
+  };
+  const estimateMs = await timed('eth_estimateGas', [{ from: SENDER, to: RECIPIENTS[0], value: '0x1' }]);
+  return { estimateMs, callMs: await timed('eth_call', [{ to: RECIPIENTS[0], data: '0x' }, 'latest']) };
 }
 
 function fields(kind: PhaseKey, i: number, token: Hex): Omit<TxFields, 'nonce'> {
@@ -178,8 +193,9 @@ async function main(): Promise<Partial<Record<Name, Loop>>> {
     for (const name of selected) {
       log(`${name}: starting`);
       const peer = await startPeer(name, { chainId: CHAIN_ID, keys: SENDER_KEYS.map((k) => bytesToHex(k)), balanceWei: GENESIS_BALANCE });
+      const first = await firstCalls(peer.url);
       const { token } = await setupPeer(peer.url);
-      loops.push({ name, peer, token, nonce: BigInt(await rpc<string>(peer.url, 'eth_getTransactionCount', [SENDER, 'latest'])), rounds: [] });
+      loops.push({ name, peer, token, nonce: BigInt(await rpc<string>(peer.url, 'eth_getTransactionCount', [SENDER, 'latest'])), rounds: [], first });
     }
     const inTurn = async (r: number, run: (l: Loop) => Promise<void>) => {
       for (let i = 0; i < loops.length; i++) await run(loops[(r + i) % loops.length]!);
@@ -202,7 +218,6 @@ async function main(): Promise<Partial<Record<Name, Loop>>> {
       l.reads = await runLoad(l.peer.url, { concurrency: CONCURRENCY, seconds: SECONDS, body: () => blockRead, ok: readOk });
       l.readHwmMb = l.peer.memory().hwmMb;
     });
-    // Last: its calls start mmnode's RPC worker, which the peak RSS above leaves out.
     await inTurn(ROUNDS, async (l) => {
       log(`${l.name}: ${AFTER_BLOCK} transfers, each followed by eth_estimateGas or eth_call`);
       l.afterBlock = await callsAfterBlocks(l);
@@ -261,6 +276,10 @@ for (const p of PHASES) {
   line('    p50 ms', (r) => r.phases[p.key].p50Ms, 2, false);
   line('    p99 ms', (r) => r.phases[p.key].p99Ms, 2, false);
 }
+rule();
+console.log('The first calls of a test run, a second after the peer started (ms)');
+row('eth_estimateGas, a value transfer', ...NAMES.map((n) => nf(results[n]?.first.estimateMs, 1)));
+row('then eth_call', ...NAMES.map((n) => nf(results[n]?.first.callMs, 1)));
 rule();
 console.log(`Right after a block, the first request at the new head (${AFTER_BLOCK / 2} of each after ${AFTER_BLOCK_WARMUP} uncounted; ms)`);
 for (const [label, key] of [['eth_estimateGas, an ERC-20 transfer', 'estimate'], ['eth_call, balanceOf', 'call']] as const) {
