@@ -5,10 +5,11 @@
  * events only while the transactions they trace run.
  */
 import type { EVM } from '@ethereumjs/evm';
-import { runTx, type RunTxResult } from '@ethereumjs/vm';
+import type { RunTxResult } from '@ethereumjs/vm';
 import type { Block } from '../chain/codec/block.ts';
 import { ZERO_HASH } from '../chain/codec/bytes.ts';
 import { createExecutionVM, executionBlock, stateManagerAt } from '../chain/execution/blockRunner.ts';
+import { runTransaction } from '../chain/execution/runTransaction.ts';
 import type { ChainView } from '../chain/reader.ts';
 import { attach, type TxTracer } from '../chain/execution/tracer.ts';
 import { OverlayTrieDb } from '../chain/storage/trieDb.ts';
@@ -79,7 +80,7 @@ export class BlockReplayer {
       const detach = tracer ? attach(vm.evm as EVM, tracer.listeners) : undefined;
       let run: RunTxResult;
       try {
-        run = await runTx(vm, { tx, block: execBlock, blockGasUsed, skipHardForkValidation: true });
+        run = await runTransaction(vm, { tx, block: execBlock, blockGasUsed, skipHardForkValidation: true });
       } finally {
         detach?.();
       }

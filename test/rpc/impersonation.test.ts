@@ -1,7 +1,8 @@
 /**
  * Account impersonation on a regtest node (docs/rpc-compatibility.md "Account impersonation"), driven by
  * real clients: viem's test actions and ethers' JSON-RPC signer send as an account whose key the node
- * lacks; a peer imports the block and names the same sender; a marked transaction from outside is refused.
+ * lacks; an impersonated contract sends, and an account with code that is not impersonated is refused; a peer
+ * imports the block and names the same sender; a marked transaction from outside is refused.
  */
 import { ethers } from 'ethers';
 import { rmSync } from 'node:fs';
@@ -63,6 +64,31 @@ Impersonation('ethers: a JSON-RPC signer of an impersonated account sends; anvil
   await provider.send('anvil_autoImpersonateAccount', [false]);
   assert.match((await rpcError(await url(), 'eth_sendTransaction', [{ from: OTHER, to: TO }])).message, /unknown account/);
   provider.destroy();
+});
+
+Impersonation('an impersonated contract sends as Hardhat and Anvil let it: mined, traced, its code kept', async () => {
+  const CONTRACT = '0x7c7c7c7c7c7c7c7c7c7c7c7c7c7c7c7c7c7c7c7c';
+  const code = '0x6001600055'; // SSTORE(0, 1)
+  const u = await url();
+  await rpc(u, 'hardhat_setCode', [CONTRACT, code]);
+  await rpc(u, 'hardhat_setBalance', [CONTRACT, '0xde0b6b3a7640000']);
+  await rpc(u, 'hardhat_impersonateAccount', [CONTRACT]);
+  const before = BigInt(await rpc(u, 'eth_getBalance', [TO, 'latest']));
+  const hash = await rpc<string>(u, 'eth_sendTransaction', [{ from: CONTRACT, to: TO, value: '0x3' }]);
+  const receipt = await waitUntil(() => rpc(u, 'eth_getTransactionReceipt', [hash]), { what: 'the contract\'s transaction mined', timeoutMs: 10_000 });
+  assert.equal([receipt.status, receipt.from], ['0x1', CONTRACT]);
+  assert.is(BigInt(await rpc(u, 'eth_getBalance', [TO, 'latest'])), before + 3n);
+  assert.is(await rpc(u, 'eth_getCode', [CONTRACT, 'latest']), code, 'its code stays');
+  assert.is(await rpc(u, 'eth_getTransactionCount', [CONTRACT, 'latest']), '0x1');
+  const frame = await rpc(u, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
+  assert.equal([frame.from, frame.to, frame.value], [CONTRACT, TO, '0x3'], 'a trace replays it');
+  await rpc(u, 'hardhat_stopImpersonatingAccount', [CONTRACT]);
+  // Not impersonated, an account with code cannot send: refused at once, not left to vanish when its block is built.
+  await rpc(u, 'hardhat_setCode', [DEV, code]);
+  const refused = await rpcError(u, 'eth_sendTransaction', [{ from: DEV, to: TO, value: '0x1' }]);
+  assert.equal([refused.code, refused.message], [-32010, 'invalid sender: the account holds code, so it cannot send transactions (EIP-3607)']);
+  await rpc(u, 'hardhat_setCode', [DEV, '0x']);
+  assert.is((await rpc(u, 'eth_getTransactionReceipt', [await rpc<string>(u, 'eth_sendTransaction', [{ from: DEV, to: TO, value: '0x1' }])])).status, '0x1');
 });
 
 Impersonation('a peer imports the block and reads the same sender from the transaction bytes', async () => {

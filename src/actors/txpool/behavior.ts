@@ -4,7 +4,7 @@
  * rewind) means for each transaction (docs/chain.md "Transaction admission"; README "Transaction pool").
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Address, bytesToHex } from '@ethereumjs/util';
+import { Address, bytesToHex, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
 import { createActor, type Actor as MachineActor } from 'xstate';
 import { UNREF_CLOCK, type Clock } from '../../machines/clock.ts';
 import type { Block } from '../../chain/codec/block.ts';
@@ -58,7 +58,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
 
   const account = async (s: PoolState, sender: Hex) => {
     const acct = await reader.accountAt(s.head.header.stateRoot, new Address(Buffer.from(sender.slice(2), 'hex')));
-    return { nonce: acct?.nonce ?? 0n, balance: acct?.balance ?? 0n };
+    return { nonce: acct?.nonce ?? 0n, balance: acct?.balance ?? 0n, hasCode: acct !== undefined && !equalsBytes(acct.codeHash, KECCAK256_NULL) };
   };
 
   function newMachine(s: PoolState, hash: Hex) {

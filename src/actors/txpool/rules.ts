@@ -6,6 +6,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { BlockHeader } from '../../chain/codec/header.ts';
+import { impersonatedSender } from '../../chain/codec/impersonation.ts';
 import { nextMinimumGasPrice } from '../../chain/execution/rules.ts';
 import { txBytes } from '../../chain/codec/txEncoding.ts';
 import { effectiveGasPrice, maxGasPrice } from '../../chain/execution/txPrice.ts';
@@ -23,7 +24,7 @@ export const maxCostOf = (tx: TypedTransaction): bigint => maxGasPrice(tx) * tx.
 export interface AdmissionFacts {
   readonly tx: TypedTransaction;
   readonly head: BlockHeader;
-  readonly account: { readonly nonce: bigint; readonly balance: bigint };
+  readonly account: { readonly nonce: bigint; readonly balance: bigint; readonly hasCode: boolean };
   /** Gas price of the pool transaction with the same sender and nonce, if any. */
   readonly replacing?: bigint;
   /** What the sender's other pool transactions (the replaced one excluded) may cost at most. */
@@ -36,7 +37,7 @@ export interface AdmissionFacts {
  * depends on this node's view (nonce, balance, prices, pool contents).
  */
 export const REFUSAL_IS_PEER_FAULT = {
-  known: false, oversized: true, gasLimit: false, nonceTooLow: false, nonceTooHigh: false, insufficientFunds: false,
+  known: false, oversized: true, gasLimit: false, senderHasCode: false, nonceTooLow: false, nonceTooHigh: false, insufficientFunds: false,
   underpriced: false, intrinsicGas: true, overpriced: false, replacementUnderpriced: false, poolFull: false,
 } as const satisfies Record<string, boolean>;
 export type RefusalKind = keyof typeof REFUSAL_IS_PEER_FAULT;
@@ -63,6 +64,10 @@ export function admissionProblem(f: AdmissionFacts, opts: TxPoolOptions): Refusa
   if (size > opts.maxTxBytes) return refuse('oversized', `transaction's size is higher than defined maximum: ${size} > ${opts.maxTxBytes}`);
   if (tx.gasLimit > head.gasLimit) {
     return refuse('gasLimit', `transaction's gas limit of ${tx.gasLimit} is higher than the block's gas limit of ${head.gasLimit}`);
+  }
+  // EIP-3607: execution refuses such a sender, so the transaction could never be mined; an impersonated one may send (docs/rpc-compatibility.md "Account impersonation").
+  if (account.hasCode && !impersonatedSender(tx)) {
+    return refuse('senderHasCode', 'invalid sender: the account holds code, so it cannot send transactions (EIP-3607)');
   }
   if (tx.nonce < account.nonce) return refuse('nonceTooLow', `transaction nonce too low: the account's nonce is ${account.nonce}, the transaction's ${tx.nonce}`);
   if (tx.nonce >= account.nonce + BigInt(opts.accountSlots)) {

@@ -11,7 +11,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, equalsBytes, ValueEncoding, type DB } from '@ethereumjs/util';
-import { createVM, runTx, type VM } from '@ethereumjs/vm';
+import { createVM, type VM } from '@ethereumjs/vm';
 import { encodeAccountsInOnePass } from '../codec/accountEncoding.ts';
 import { keccak256, uintBytes } from '../codec/bytes.ts';
 import { encodeRlp } from '../codec/rlp.ts';
@@ -20,6 +20,7 @@ import { OverlayTrieDb } from '../storage/trieDb.ts';
 import { orderedTrieRoot } from '../storage/trieRoot.ts';
 import { txBytes, txFromBytes } from '../codec/txEncoding.ts';
 import { impersonatedSender } from '../codec/impersonation.ts';
+import { runTransaction } from './runTransaction.ts';
 import type { StoredLog, StoredReceipt } from '../codec/block.ts';
 import { speedUpInterpreter } from './interpreter/index.ts';
 import { effectiveGasPrice } from './txPrice.ts';
@@ -290,7 +291,7 @@ async function runBlockTxs(
     }
     let result;
     try {
-      result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
+      result = await runTransaction(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
     } catch (err) {
       if (mode === 'verify') throw new InvalidBlockError(`transaction ${included.length}: ${(err as Error).message}`);
       rejected.push({ tx, reason: (err as Error).message });

@@ -16,7 +16,7 @@ const tx = (fields: { nonce?: bigint; gasPrice?: bigint; gasLimit?: bigint; valu
   createLegacyTx({ nonce: 5n, gasPrice: 10n, gasLimit: 21_000n, value: 1n, to: hexToBytes(`0x${'22'.repeat(20)}`), ...fields }, { common })
     .sign(DEV_ACCOUNTS[0]!.privateKey);
 const facts = (over: Partial<AdmissionFacts> = {}): AdmissionFacts =>
-  ({ tx: tx(), head, account: { nonce: 5n, balance: 10n ** 18n }, othersCost: 0n, ...over });
+  ({ tx: tx(), head, account: { nonce: 5n, balance: 10n ** 18n, hasCode: false }, othersCost: 0n, ...over });
 /** The miner's target equals the head's minimum here, so the next block's minimum is the head's. */
 const OPTIONS = { ...DEFAULT_TXPOOL_OPTIONS, minGasPriceTarget: 10n };
 const refusal = (over: Partial<AdmissionFacts> = {}) => admissionProblem(facts(over), OPTIONS);
@@ -39,7 +39,7 @@ Rules('each rule, with its message', () => {
   assert.match(problem({ tx: tx({ nonce: 4n }) })!, /^transaction nonce too low/);
   assert.match(problem({ tx: tx({ nonce: 69n }) })!, /^transaction nonce too high/);
   assert.is(problem({ tx: tx({ nonce: 68n }) }), undefined);
-  assert.match(problem({ account: { nonce: 5n, balance: 210_000n } })!, /^insufficient funds: the sender has 210000 wei, the transaction needs 210001$/);
+  assert.match(problem({ account: { nonce: 5n, balance: 210_000n, hasCode: false } })!, /^insufficient funds: the sender has 210000 wei, the transaction needs 210001$/);
   assert.match(problem({ tx: tx({ gasPrice: 9n }) })!, /^transaction's gas price lower than block's minimum: 9 < 10 \(the next block's\)$/);
   assert.match(problem({ tx: tx({ gasLimit: 20_999n }) })!, /^transaction's basic cost is above the gas limit/);
   assert.is(problem({ tx: tx({ gasPrice: 800n }) }), undefined);
@@ -52,13 +52,15 @@ Rules('each rule, with its message', () => {
   const free = facts({ head: { ...head, minimumGasPrice: 0n }, replacing: 0n, tx: tx({ gasPrice: 0n }) });
   assert.is(admissionProblem(free, DEFAULT_TXPOOL_OPTIONS), undefined, 'price 0 everywhere (regtest)');
   assert.match(problem({ othersCost: 10n ** 18n - 210_000n })!, /^insufficient funds to pay for pending and new transactions/);
+  assert.is(problem({ account: { nonce: 5n, balance: 10n ** 18n, hasCode: true } }), 'invalid sender: the account holds code, so it cannot send transactions (EIP-3607)');
 });
 
 Rules('each refusal has a kind, and only those no state could admit are the sender\'s fault', () => {
   const kinds = (over: Partial<AdmissionFacts>) => { const r = refusal(over)!; return [r.kind, REFUSAL_IS_PEER_FAULT[r.kind]]; };
   assert.equal(kinds({ tx: tx({ gasLimit: 20_999n }) }), ['intrinsicGas', true]);
   assert.equal(kinds({ tx: tx({ nonce: 4n }) }), ['nonceTooLow', false]);
-  assert.equal(kinds({ account: { nonce: 5n, balance: 0n } }), ['insufficientFunds', false]);
+  assert.equal(kinds({ account: { nonce: 5n, balance: 10n ** 18n, hasCode: true } }), ['senderHasCode', false]);
+  assert.equal(kinds({ account: { nonce: 5n, balance: 0n, hasCode: false } }), ['insufficientFunds', false]);
   assert.equal(kinds({ tx: tx({ gasPrice: 9n }) }), ['underpriced', false]);
   assert.equal(kinds({ replacing: 10n, tx: tx({ gasPrice: 13n }) }), ['replacementUnderpriced', false]);
   assert.is(admissionProblem(facts(), { ...DEFAULT_TXPOOL_OPTIONS, maxTxBytes: 50 })?.kind, 'oversized');
@@ -67,7 +69,7 @@ Rules('each refusal has a kind, and only those no state could admit are the send
 
 Rules('the first broken rule is the one reported, in the reference order', () => {
   // Too low a nonce and too poor at once: the nonce comes first.
-  assert.match(problem({ tx: tx({ nonce: 1n }), account: { nonce: 5n, balance: 0n } })!, /nonce too low/);
+  assert.match(problem({ tx: tx({ nonce: 1n }), account: { nonce: 5n, balance: 0n, hasCode: false } })!, /nonce too low/);
   // Underpriced and below intrinsic gas: funds, then price, then intrinsic gas.
   assert.match(problem({ tx: tx({ gasPrice: 1n, gasLimit: 1_000n }) })!, /gas price lower than block's minimum/);
 });
