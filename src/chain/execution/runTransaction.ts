@@ -6,15 +6,19 @@
  * sender's code hash is set aside while it runs and put back after it; the code itself stays stored. The
  * block import and a trace's replay run the same function, so every node computes the same state.
  */
-import { Account, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
+import { Account, type Address, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
 import { runTx, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { impersonatedAddress } from '../codec/impersonation.ts';
 
-export async function runTransaction(vm: VM, opts: RunTxOpts): Promise<RunTxResult> {
+export function runTransaction(vm: VM, opts: RunTxOpts): Promise<RunTxResult> {
   const sender = impersonatedAddress(vm.common, opts.tx);
+  return sender ? runImpersonated(vm, opts, sender) : runTx(vm, opts);
+}
+
+async function runImpersonated(vm: VM, opts: RunTxOpts, sender: Address): Promise<RunTxResult> {
   const state = vm.stateManager;
-  const account = sender && await state.getAccount(sender);
-  if (!sender || !account || equalsBytes(account.codeHash, KECCAK256_NULL)) return runTx(vm, opts);
+  const account = await state.getAccount(sender);
+  if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return runTx(vm, opts);
   await state.putAccount(sender, new Account(account.nonce, account.balance, account.storageRoot, KECCAK256_NULL));
   try {
     return await runTx(vm, opts);
