@@ -3,7 +3,7 @@
  *   - latency of eth_blockNumber, asked one after the other, while 50 eth_calls of 50M gas and 20
  *     default (struct-log) traces of a 9.2M-gas transaction run;
  *   - resident memory before and after 2,000 trace_filter calls over 17 blocks of one transfer each, and
- *     after the storm once the workers have retired;
+ *     after the storm, and once the workers beyond the one a development node keeps have retired;
  *   - ERC-20 balanceOf eth_call throughput with 1, 2 and 4 workers (runCallsWithWorkers).
  */
 import { bytesToHex, privateToAddress } from '@ethereumjs/util';
@@ -29,7 +29,7 @@ export interface HeavyResult {
   readonly storm: {
     readonly ok: number; readonly limited: number; readonly cut: number; readonly other: number; readonly seconds: number; readonly firstLimit?: string;
   };
-  /** Resident memory after the storm, and once the workers have retired (WORKER_IDLE_MS without requests). */
+  /** Resident memory after the storm, and once the workers beyond the kept one have retired (WORKER_IDLE_MS without requests). */
   readonly rest: { readonly afterStormMb: number; readonly retiredMb: number };
   readonly traceFilter: { readonly beforeMb: number; readonly afterMb: number; readonly seconds: number; readonly errors: number };
 }
@@ -112,7 +112,7 @@ export async function runHeavy(opts: PeerOptions, log: (msg: string) => void): P
     const seconds = (performance.now() - s0) / 1000;
     latencies.sort((a, b) => a - b);
     const afterStormMb = peer.memory().rssMb;
-    log(`mmnode: ${(WORKER_IDLE_MS + 5_000) / 1000} s without requests, for the workers to retire`);
+    log(`mmnode: ${(WORKER_IDLE_MS + 5_000) / 1000} s without requests, for the workers beyond the kept one to retire`);
     await new Promise((r) => setTimeout(r, WORKER_IDLE_MS + 5_000));
     const rest = { afterStormMb, retiredMb: peer.memory().rssMb };
     return {

@@ -87,9 +87,9 @@ if (PARTS.includes('reads')) {
       await sleep(400);
       rows.push({ label: `    ${w.label} (peak)`, perSecond: r.perSecond, at: peak(t0) });
     }
-    log(`reads: ${(WORKER_IDLE_MS + 5_000) / 1000} s without requests, for the workers to retire`);
+    log(`reads: ${(WORKER_IDLE_MS + 5_000) / 1000} s without requests, for the workers beyond the kept one to retire`);
     await sleep(WORKER_IDLE_MS + 5_000);
-    rows.push({ label: '    workers retired', at: now() });
+    rows.push({ label: '    workers beyond the kept one retired', at: now() });
   });
 }
 

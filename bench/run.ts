@@ -250,7 +250,7 @@ if (heavy) {
   console.log(`    the ${STORM.calls + STORM.traces} heavy requests: ${h.storm.ok} answered, ${h.storm.limited} -32005, ${h.storm.cut} streams cut at their deadline, ${h.storm.other} other, all within ${nf(h.storm.seconds, 1)} s`);
   if (h.storm.firstLimit) console.log(`    first -32005 or other: ${h.storm.firstLimit.slice(0, 150)}`);
   console.log(`RSS around ${nf(TRACE_FILTER.calls)} trace_filter calls over ${TRACE_FILTER.blocks} blocks (after ${TRACE_FILTER.warmup} uncounted): ${nf(h.traceFilter.beforeMb, 1)} → ${nf(h.traceFilter.afterMb, 1)} MiB, ${nf(h.traceFilter.seconds, 1)} s, ${h.traceFilter.errors} errors`);
-  console.log(`RSS after the storm ${nf(h.rest.afterStormMb, 1)} MiB; once the workers retired (${WORKER_IDLE_MS / 1000} s idle): ${nf(h.rest.retiredMb, 1)} MiB`);
+  console.log(`RSS after the storm ${nf(h.rest.afterStormMb, 1)} MiB; once the workers beyond the kept one retired (${WORKER_IDLE_MS / 1000} s idle): ${nf(h.rest.retiredMb, 1)} MiB`);
   console.log('eth_call balanceOf by worker count (fresh node each, concurrency 32):');
   for (const n of WORKER_COUNTS) {
     const r = callsByWorkers[n];
