@@ -186,7 +186,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     workers = new RpcWorkerPool(
       {
         size: workerCount, timeoutMs: config.rpcEvmTimeoutMs ?? DEFAULT_RPC_WORKER_OPTIONS.timeoutMs, maxQueued: workerCount * QUEUED_PER_WORKER,
-        warm: Math.min(config.rpcWarmWorkers ?? 0, workerCount),
+        warm: config.rpcWarmWorkers,
       },
       { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
     );

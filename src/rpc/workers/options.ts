@@ -30,7 +30,7 @@ export interface RpcWorkerOptions {
   /** How long a worker holding no request lives on (default WORKER_IDLE_MS). */
   readonly idleMs?: number;
   /**
-   * Workers kept running (--rpc-warm-workers, at most `size`): started by `warmUp`, never stopped for
+   * Workers kept running (--rpc-warm-workers; at most `size` are): started by `warmUp`, never stopped for
    * idleness, replaced when one is lost (docs/rpc-workers.md, "Pool"). Default none.
    */
   readonly warm?: number;

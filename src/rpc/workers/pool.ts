@@ -92,8 +92,13 @@ export class RpcWorkerPool {
   #closed = false;
   #pumpScheduled = false;
 
+  /** Workers kept running (options.warm), never more than the pool's size. */
+  readonly #kept: number;
+
   /** `head`: the hash of the head a request is answered at, taken when a worker picks the request up. */
-  constructor(readonly options: RpcWorkerOptions, private readonly init: WorkerInit, private readonly head: () => Uint8Array) {}
+  constructor(readonly options: RpcWorkerOptions, private readonly init: WorkerInit, private readonly head: () => Uint8Array) {
+    this.#kept = Math.min(options.warm ?? 0, options.size);
+  }
 
   /**
    * Runs `method` on a worker; resolves with its result as JSON text, or when `streamable` and the
@@ -193,9 +198,9 @@ export class RpcWorkerPool {
     ask: () => Promise.reject(new Error('the worker pool answers no asks')),
   };
 
-  /** Starts the workers the pool keeps warm (options.warm), one after the other. */
+  /** Starts the workers the pool keeps warm, one after the other. */
   warmUp(): void {
-    if (this.#closed || this.#slots.size >= (this.options.warm ?? 0)) return;
+    if (this.#closed || this.#slots.size >= this.#kept) return;
     if ([...this.#slots].every((s) => s.ready)) this.#spawn();
   }
 
@@ -232,7 +237,7 @@ export class RpcWorkerPool {
     if (slot.jobs.size || !this.#slots.has(slot)) return;
     clearTimeout(slot.idle);
     slot.idle = setTimeout(() => {
-      if (this.#slots.size > (this.options.warm ?? 0)) void this.#stop(slot);
+      if (this.#slots.size > this.#kept) void this.#stop(slot);
     }, this.options.idleMs ?? WORKER_IDLE_MS).unref();
   }
 

@@ -257,9 +257,10 @@ Workers('--rpc-warm-workers: 1 by default when mining on each transaction, else 
     (e: Error) => e instanceof ConfigError && e.message === '--rpc-warm-workers must be at most --rpc-workers (1), not 2');
 });
 
-Workers('a worker kept warm starts with the node, outlives the idle time, and is replaced when it is terminated', async () => {
+Workers('a worker kept warm starts with the node, outlives the idle time, and is replaced when it is terminated; no more than the pool\'s size are kept', async () => {
   const node = await startTestNode({ rpcWorkers: 1, rpcWarmWorkers: 1 });
-  const pool = new RpcWorkerPool({ size: 1, timeoutMs: 60_000, maxQueued: 4, idleMs: 100, warm: 1 },
+  // Asked to keep three, a pool of one keeps one.
+  const pool = new RpcWorkerPool({ size: 1, timeoutMs: 60_000, maxQueued: 4, idleMs: 100, warm: 3 },
     { dataDir: node.config.dataDir, network: 'regtest', gasCap: 10n ** 12n }, () => node.node.reader.head().hash);
   try {
     await waitUntil(() => node.node.workers.stats().ready === 1, { what: 'the node\'s worker ready before any request' });
