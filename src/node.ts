@@ -191,12 +191,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
     );
     const inclusions = new InclusionWaits();
+    const clientVersion = config.clientVersion ?? CLIENT_VERSION;
     bus.subscribe(inclusions.ref, inclusionEvent);
     bus.subscribe(workers.headRef, workerHeadEvent);
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref,
       gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref, config.minGasPrice), inclusions,
-      clientVersion: CLIENT_VERSION, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
+      clientVersion, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
       revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);
@@ -210,7 +211,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     if (config.metrics) {
       const { host, port } = config.metrics;
       const sources = {
-        reader, peers: net.peerManager.ref, txpool: txpool.ref, miner: miner.ref, sync: net.blockSync.ref, workers, clientVersion: CLIENT_VERSION, peerId: p2pInfo.peerId,
+        reader, peers: net.peerManager.ref, txpool: txpool.ref, miner: miner.ref, sync: net.blockSync.ref, workers, clientVersion, peerId: p2pInfo.peerId,
       };
       metrics = new NodeMetrics(sources);
       const monitor = await start(hearing('monitor', spawnMonitor({ metrics, sources, host, port })))

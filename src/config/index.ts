@@ -60,6 +60,8 @@ export interface NodeConfig {
   rpcGasCap?: bigint;
   /** Error code of reverts in eth_call / eth_estimateGas: -32015 (the reference node's, default) or 3 (geth's, which viem decodes; docs/rpc-compatibility.md "Revert errors"). */
   rpcRevertCode?: RevertCode;
+  /** What web3_clientVersion answers (docs/rpc-compatibility.md "Client version"); undefined: the node's own. */
+  clientVersion?: string;
   /** The metrics and status page server (src/monitor); undefined: off. */
   metrics?: { host: string; port: number };
   /** Process-wide: main.ts configures src/log.ts with it before starting the node. */
@@ -156,6 +158,7 @@ function resolve(o: Options, origin: (name: string) => string): NodeConfig {
     rpcEvmTimeoutMs: o['rpc-evm-timeout'],
     rpcGasCap: o['rpc-gas-cap'] === undefined ? undefined : BigInt(o['rpc-gas-cap']),
     rpcRevertCode: o['rpc-revert-code'] as RevertCode,
+    clientVersion: o['client-version'],
     metrics: metricsPort === undefined ? undefined : { host: o['metrics-host'], port: metricsPort },
     log: { level: o['log-level'], format: o['log-format'] },
   };

@@ -84,6 +84,10 @@ export const OPTIONS = {
     accepts: '-32015 or 3', arg: '<-32015|3>',
     help: "error code of reverts in eth_call and eth_estimateGas (default -32015; 3 answers 'execution reverted: <reason>', which viem decodes; write --rpc-revert-code=-32015)",
   },
+  'client-version': {
+    schema: z.string().regex(/^[\x20-\x7e]{1,200}$/).optional(), accepts: '1 to 200 printable ASCII characters', arg: '<text>',
+    help: "what web3_clientVersion answers (default mmnode/<version>/<platform>/<node version>); Hardhat's network helpers run only where it starts with HardhatNetwork, anvil or zksync",
+  },
   'rpc-gas-cap': {
     schema: z.union([z.number().int().positive().transform(String), z.string().regex(/^[1-9]\d{0,18}$/)]).optional(),
     accepts: 'a positive whole amount of gas', arg: '<gas>', help: `most gas one eth_call, eth_estimateGas or debug_traceCall may use (default ${DEFAULT_GAS_CAP})`,

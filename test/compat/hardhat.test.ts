@@ -1,7 +1,8 @@
 /**
  * Hardhat 3 from npm against a real node: a project on its default settings deploys with Ignition
  * (`hardhat ignition deploy`, which asks hardhat_getAutomine and, on an automining node, waits for no
- * confirmations) and passes a node:test suite (`hardhat test nodejs`: it also sends as an impersonated account). Contracts come as an artifact
+ * confirmations) and passes node:test suites (`hardhat test nodejs`: they also send as an impersonated account, and load a
+ * fixture and move time with Hardhat's network helpers, as Hardhat's sample project does). Contracts come as an artifact
  * compiled with the npm `solc` package, so Hardhat compiles nothing and downloads no compiler.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -27,12 +28,15 @@ Hardhat.after(async () => {
 /** The project in a temp dir (Hardhat writes deployments and caches there), resolving packages from ours. */
 async function setup() {
   if (node) return node.url;
-  node = await startTestNode();
+  // Hardhat's network helpers run only on a node whose client version starts with HardhatNetwork, anvil or zksync.
+  node = await startTestNode({ clientVersion: 'HardhatNetwork-compatible mmnode' });
   project = tempDir('mmnode-hardhat-');
   cpSync(new URL('./hardhat', import.meta.url).pathname, project, { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
-  mkdirSync(join(project, 'artifacts'));
+  mkdirSync(join(project, 'artifacts/contracts/Lock.sol'), { recursive: true });
+  // Store's artifact is imported by the Ignition module; Lock's is where Hardhat looks contracts up by name.
   writeFileSync(join(project, 'artifacts/Store.json'), JSON.stringify(compileFixtureArtifact('Store.sol', 'Store')));
+  writeFileSync(join(project, 'artifacts/contracts/Lock.sol/Lock.json'), JSON.stringify(compileFixtureArtifact('Lock.sol', 'Lock')));
   return node.url;
 }
 
@@ -51,10 +55,10 @@ Hardhat('hardhat ignition deploy on default settings deploys Store and calls set
   assert.is(BigInt(await rpc(url, 'eth_call', [{ to: store, data: '0x3fa4f245' }, 'latest'])), 7n, 'value()');
 });
 
-Hardhat('hardhat test nodejs passes a node:test suite that deploys with Ignition', async () => {
+Hardhat('hardhat test nodejs passes node:test suites: one deploys with Ignition, one loads a fixture and moves time with the network helpers', async () => {
   await setup();
   const out = await hardhat(['test', 'nodejs', '--no-compile', '--network', 'mmnode']);
-  assert.match(out, /4 passing/);
+  assert.match(out, /9 passing/);
   assert.not.match(out, /failing/);
 });
 

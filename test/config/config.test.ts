@@ -43,6 +43,13 @@ Config('malformed values are refused naming the option, where it was set, and wh
   assert.match(refusal(['--config', join(dir, 'missing.toml')]), /--config: cannot read .*ENOENT/);
 });
 
+Config('--client-version names the client web3_clientVersion answers; by default the node answers its own', () => {
+  assert.is(parseConfig(['--client-version', 'HardhatNetwork-compatible mmnode']).clientVersion, 'HardhatNetwork-compatible mmnode');
+  assert.is(parseConfig([]).clientVersion, undefined);
+  assert.match(refusal(['--client-version', 'two\nlines']), /^--client-version must be 1 to 200 printable ASCII characters/);
+  assert.match(refusal(['--client-version', 'x'.repeat(201)]), /^--client-version must be 1 to 200 printable ASCII characters/);
+});
+
 Config('unknown keys are refused wherever they come from', () => {
   assert.match(refusal(['--rpc-prot', '1']), /Unknown option '--rpc-prot'/);
   assert.match(refusal([], { MMNODE_RPC_PROT: '1' }), /^MMNODE_RPC_PROT: unknown option/);

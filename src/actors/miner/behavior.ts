@@ -58,7 +58,10 @@ interface MinerState {
   mode: MiningMode;
   /** Interval between blocks in 'interval' mode (evm_setIntervalMining changes it). */
   blockTimeMs: number;
-  /** evm_increaseTime: seconds added to the clock for every block's timestamp (a running offset, as Hardhat and Anvil). */
+  /**
+   * evm_increaseTime: seconds added to the clock for every block's timestamp (a running offset, as Hardhat and
+   * Anvil). Below zero after evm_revert set the clock back to a snapshot's time.
+   */
   timeOffsetSec: bigint;
   /** evm_setNextBlockTimestamp: the next block's exact timestamp, until a block of ours carried it. */
   nextTimestamp: bigint | undefined;
@@ -322,6 +325,14 @@ export function minerBehavior(
       'time.reset': (s) => {
         s.timeOffsetSec = 0n;
         s.nextTimestamp = undefined;
+        s.stale = true;
+        return [s, null];
+      },
+      'time.save': (s) => [s, { offsetSec: s.timeOffsetSec, nextTimestamp: s.nextTimestamp, savedAtSec: nowSec() }],
+      'time.restore': (s, { saved }) => {
+        // As Hardhat: the next block's time is the one it would have had at the snapshot.
+        s.timeOffsetSec = saved.offsetSec - (nowSec() - saved.savedAtSec);
+        s.nextTimestamp = saved.nextTimestamp;
         s.stale = true;
         return [s, null];
       },

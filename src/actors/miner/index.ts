@@ -6,7 +6,7 @@ import { minerBehavior } from './behavior.ts';
 import type { MinerOptions } from './options.ts';
 import type { MinerProtocol } from './protocol.ts';
 
-export type { MinerProtocol, MiningStatus, SubmitResult, Work } from './protocol.ts';
+export type { MinerProtocol, MiningStatus, SavedClock, SubmitResult, Work } from './protocol.ts';
 export type { MinerOptions, MiningMode } from './options.ts';
 
 /** Templates are a cache: after a failure the miner restarts empty and rebuilds work on demand. */

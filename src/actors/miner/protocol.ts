@@ -34,6 +34,16 @@ export interface MiningStatus {
   readonly hashrate: bigint;
 }
 
+/**
+ * The block clock as evm_snapshot saves it: the running offset, the next block's fixed timestamp, and the
+ * clock's own time when it was saved (docs/rpc-compatibility.md "Developer controls").
+ */
+export interface SavedClock {
+  readonly offsetSec: bigint;
+  readonly nextTimestamp: bigint | undefined;
+  readonly savedAtSec: bigint;
+}
+
 export type MinerProtocol = {
   tell:
     | { type: 'pool.txAdded'; pending: boolean }
@@ -66,6 +76,10 @@ export type MinerProtocol = {
     'state.edit': { req: { edits: readonly StateEdit[] }; res: SubmitResult };
     /** evm_reset: no offset, no fixed next timestamp. */
     'time.reset': { req: {}; res: null };
+    /** evm_snapshot: the block clock as it stands. */
+    'time.save': { req: {}; res: SavedClock };
+    /** evm_revert: the block clock as it was saved, standing still since (the seconds that passed are taken off the offset). */
+    'time.restore': { req: { saved: SavedClock }; res: null };
     /** The block this node would mine next, built on the head from the pool (the `pending` block); rebuilt when stale. */
     'block.pending': { req: {}; res: Template };
   };

@@ -4,7 +4,9 @@
  * Hardhat's and Foundry's tooling call them by (docs/rpc-compatibility.md "Developer controls").
  * Served on a regtest node outside hosted mode only.
  */
-import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
+import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { randomBytes } from 'node:crypto';
+import type { SavedClock } from '../../actors/miner/index.ts';
 import { hex, quantity } from '../../chain/codec/bytes.ts';
 import type { StateEdit } from '../../chain/execution/blockRunner.ts';
 import type { RpcDeps } from '../deps.ts';
@@ -76,22 +78,25 @@ export const devControlsOff = (network: string, hosted: boolean): string | undef
     : hosted ? 'developer controls are not served in hosted mode' : undefined;
 
 /** The methods of evmModule, each answering -32601 with `why`. */
-export const evmModuleOff = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner' | 'txpool'>, why: string): Methods =>
+type EvmDeps = Pick<RpcDeps, 'reader' | 'chain' | 'miner' | 'txpool' | 'clientVersion'>;
+
+export const evmModuleOff = (deps: EvmDeps, why: string): Methods =>
   Object.fromEntries(Object.keys(evmModule({ ...deps, impersonated: new ImpersonatedAccounts() })).map((name) => [name, unavailable(name, why)]));
 
-export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner' | 'txpool'> & { readonly impersonated: ImpersonatedAccounts }) => {
-  /** Saved head numbers; a snapshot's id is its position + 1. In memory, as the reference keeps them. */
-  const snapshots: bigint[] = [];
+export const evmModule = (deps: EvmDeps & { readonly impersonated: ImpersonatedAccounts }) => {
+  /** Saved heads and block clocks; a snapshot's id is its position + 1. In memory, as the reference keeps them. */
+  const snapshots: { readonly number: bigint; readonly clock: SavedClock }[] = [];
+  /** hardhat_metadata's instanceId: new when the node starts and at every reset, as a new Hardhat network's. */
+  let instanceId = bytesToHex(randomBytes(32));
   const serial = inOrder();
   /**
-   * Moves the head back (dropping the pool); false when the head is at or below `number` already. Answers
-   * once the pool has dropped its transactions too: a kill -9 after the answer brings none of them back.
+   * Moves the head back (dropping the pool) unless it is at or below `number` already. Answers once the pool
+   * has dropped its transactions too: a kill -9 after the answer brings none of them back.
    */
   const rewindTo = async (number: bigint) => {
-    if (number >= deps.reader.head().number) return false;
+    if (number >= deps.reader.head().number) return;
     await deps.chain.ask('head.rewind', { number }, MINE_TIMEOUT_MS);
     await deps.txpool.ask('pool.sync', {});
-    return true;
   };
 
   const mine = async (at?: bigint) => {
@@ -103,6 +108,7 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner' | 'tx
     snapshots.length = 0;
     await deps.miner.ask('time.reset', {});
     deps.impersonated.clear();
+    instanceId = bytesToHex(randomBytes(32));
     return null;
   });
   const getAutomine = async () => (await deps.miner.ask('mining.status', {})).mode === 'auto';
@@ -117,7 +123,11 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner' | 'tx
     else if ((await deps.miner.ask('mining.status', {})).mode === 'interval') await deps.miner.ask('mining.mode', { mode: 'off' });
     return null;
   }));
-  const increaseTime = method([['seconds', seconds]], ([s]) => serial(async () => quantity(await deps.miner.ask('time.increase', { seconds: s }))));
+  /** The total offset; 0x0 while a revert keeps the clock behind the real one (a QUANTITY has no sign). */
+  const increaseTime = method([['seconds', seconds]], ([s]) => serial(async () => {
+    const total = await deps.miner.ask('time.increase', { seconds: s });
+    return quantity(total > 0n ? total : 0n);
+  }));
   const setNextBlockTimestamp = method([['timestamp', timestamp]], ([t]) => serial(() => deps.miner.ask('time.setNext', { timestamp: t })));
   /** hardhat_mine / anvil_mine [blocks = 1, interval = 1 s]: blocks `interval` seconds apart. */
   const mineBlocks = method([['blocks', optional(blockCount, 1n)], ['interval', optional(timestamp, 1n)]], ([blocks, interval]) => serial(async () => {
@@ -147,22 +157,24 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner' | 'tx
   }));
 
   return {
-    evm_snapshot: method([], () => serial(() => {
-      snapshots.push(deps.reader.head().number);
+    evm_snapshot: method([], () => serial(async () => {
+      snapshots.push({ number: deps.reader.head().number, clock: await deps.miner.ask('time.save', {}) });
       return quantity(snapshots.length);
     })),
     /**
-     * Back to the snapshot's head; later snapshots are discarded, this one stays usable. `false` when
-     * there is nothing to undo (of concurrent reverts to one snapshot, the first wins).
+     * Back to the snapshot's head and block clock; later snapshots are discarded, this one stays usable.
+     * `true` also when no block came since: Hardhat's fixtures revert after every test, reading ones included.
      */
     evm_revert: method([['id', snapshotId]], ([id]) => serial(async () => {
       if (id < 1n || id > BigInt(snapshots.length)) {
         const known = snapshots.length ? `ids 0x1 to ${quantity(snapshots.length)} exist` : 'no snapshot was taken';
         throw invalidParams(`unknown snapshot id ${quantity(id < 0n ? 0n : id)}: ${known}`);
       }
-      const reverted = await rewindTo(snapshots[Number(id) - 1]!);
+      const saved = snapshots[Number(id) - 1]!;
+      await rewindTo(saved.number);
+      await deps.miner.ask('time.restore', { saved: saved.clock });
       snapshots.length = Number(id);
-      return reverted;
+      return true;
     })),
     evm_reset: noArgs(reset),
     /** Optionally at a given timestamp (Hardhat: a number; Anvil: {timestamp}). */
@@ -183,6 +195,14 @@ export const evmModule = (deps: Pick<RpcDeps, 'reader' | 'chain' | 'miner' | 'tx
     evm_setAutomine: setAutomine,
     evm_setIntervalMining: setIntervalMining,
     // The names Hardhat's and Anvil's tools use.
+    /** What Hardhat's tools (hardhat-viem's test client among them) ask to know a development network by. */
+    hardhat_metadata: noArgs(() => {
+      const head = deps.reader.head();
+      return {
+        clientVersion: deps.clientVersion, chainId: Number(deps.reader.network.chainId), instanceId,
+        latestBlockNumber: Number(head.number), latestBlockHash: hex(head.hash),
+      };
+    }),
     hardhat_getAutomine: noArgs(getAutomine),
     anvil_getAutomine: noArgs(getAutomine),
     anvil_setAutomine: setAutomine,

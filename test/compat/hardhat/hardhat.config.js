@@ -2,11 +2,12 @@
 // development account, which Hardhat signs for, and one whose accounts are the node's (eth_sendTransaction reaches
 // the node, as sending from an impersonated account needs).
 import hardhatIgnitionViem from "@nomicfoundation/hardhat-ignition-viem";
+import hardhatNetworkHelpers from "@nomicfoundation/hardhat-network-helpers";
 import hardhatNodeTestRunner from "@nomicfoundation/hardhat-node-test-runner";
 import hardhatViem from "@nomicfoundation/hardhat-viem";
 
 export default {
-  plugins: [hardhatViem, hardhatIgnitionViem, hardhatNodeTestRunner],
+  plugins: [hardhatViem, hardhatIgnitionViem, hardhatNetworkHelpers, hardhatNodeTestRunner],
   networks: {
     mmnode: {
       type: "http",

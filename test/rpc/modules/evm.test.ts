@@ -61,8 +61,8 @@ Evm('snapshot and revert restore balances, nonces and the head, and drop the poo
   assert.match(err.message, /unknown snapshot id 0x2: ids 0x1 to 0x1 exist/);
   assert.is(await call('evm_revert', ['0x1']), true);
   assert.equal(await view(), saved);
-  // A snapshot at or above the head changes nothing: there is nothing to undo.
-  assert.is(await call('evm_revert', ['0x1']), false);
+  // A snapshot at the head has nothing to undo, and answers true as Hardhat does (its fixtures revert after every test).
+  assert.is(await call('evm_revert', ['0x1']), true);
   assert.equal(await view(), saved);
 });
 
@@ -83,14 +83,14 @@ Evm('blocks a revert removed are gone for good: no block after it takes them as 
   assert.is(again.earned, first.earned, 'the coinbase earns what it earned the first time: no uncle rewards');
 });
 
-Evm('concurrent dev controls run one after the other: one revert wins, the others answer false', async () => {
+Evm('concurrent dev controls run one after the other: the first revert rewinds, the others find nothing left to undo', async () => {
   await pay('0x5');
   const id = await call<string>('evm_snapshot');
   const saved = await view();
   await pay('0x6');
   await pay('0x7');
   const reverts = await Promise.all([1, 2, 3].map(() => call('evm_revert', [id])));
-  assert.equal(reverts.sort(), [false, false, true]);
+  assert.equal(reverts, [true, true, true]);
   assert.equal(await view(), saved);
 
   const number = BigInt(await call('eth_blockNumber'));
@@ -152,6 +152,26 @@ Evm('evm_reset goes back to genesis and clears the snapshots and the time offset
   assert.is(await call('evm_snapshot'), '0x1', 'ids start again at 0x1');
   await pay('0x4');
   assert.is(await call('eth_blockNumber'), '0x1');
+});
+
+Evm('evm_revert takes the block clock back to the snapshot: time a test moved forward is undone for the next', async () => {
+  await call('evm_reset');
+  await pay('0x1');
+  const id = await call('evm_snapshot');
+  const latestTime = async () => BigInt((await call('eth_getBlockByNumber', ['latest', false])).timestamp);
+  const at = await latestTime();
+  // As Hardhat's time.increaseTo does it: the next block's time, then a block; then an increase on top.
+  const yearLater = at + 365n * 86_400n;
+  assert.is(await call('evm_setNextBlockTimestamp', [Number(yearLater)]), null);
+  await call('evm_mine');
+  await call('evm_increaseTime', [3600]);
+  await pay('0x2');
+  assert.ok(await latestTime() >= yearLater + 3600n);
+  assert.is(await call('evm_revert', [id]), true);
+  assert.is(await call('evm_increaseTime', [0]), '0x0', 'no offset forward of the real clock');
+  await pay('0x3');
+  const after = await latestTime();
+  assert.ok(after > at && after <= at + 2n, `the block after the revert has time ${after}, right after the snapshot's ${at}`);
 });
 
 Evm.run();

@@ -21,7 +21,10 @@ const WHO = '0x4444444444444444444444444444444444444444';
 /** A chain at `head` whose miner mines on demand, a second after the last block or at the time set; `gate` holds back mine.now answers. */
 function devNode(start: { head?: bigint; mode?: MiningMode } = {}) {
   const at = { head: start.head ?? 5n, timestamp: 1_000n, next: undefined as bigint | undefined, mode: start.mode ?? 'auto' as MiningMode, gate: Promise.resolve() };
-  const reader = { head: () => ({ number: at.head, header: { timestamp: at.timestamp } }) } as unknown as ChainView;
+  const reader = {
+    head: () => ({ number: at.head, hash: new Uint8Array(32).fill(Number(at.head)), header: { timestamp: at.timestamp } }),
+    network: { chainId: 33n },
+  } as unknown as ChainView;
   const chain = fakeRef<ChainProtocol>('chain', { 'head.rewind': ({ number }) => { at.head = number; return {} as HeadChange; } });
   const block = () => {
     at.head++;
@@ -34,6 +37,8 @@ function devNode(start: { head?: bigint; mode?: MiningMode } = {}) {
     'state.edit': () => block(),
     'time.setNext': ({ timestamp }) => { at.next = timestamp; return null; },
     'time.reset': () => null,
+    'time.save': () => ({ offsetSec: at.head, nextTimestamp: undefined, savedAtSec: 0n }),
+    'time.restore': () => null,
     'time.increase': ({ seconds }) => seconds,
     'mining.status': () => ({ mode: at.mode, mining: false, hashrate: 0n }),
     'mining.mode': ({ mode }) => (at.mode = mode),
@@ -47,21 +52,42 @@ function devNode(start: { head?: bigint; mode?: MiningMode } = {}) {
   return { at, rpc, chain, miner, txpool, minerAsks };
 }
 
-Evm('snapshot ids count up from 0x1; a revert rewinds to the saved head, keeps its snapshot and drops later ones', async () => {
-  const { at, rpc, chain, txpool } = devNode({ head: 5n });
+Evm('snapshot ids count up from 0x1; a revert rewinds to the saved head and clock, keeps its snapshot and drops later ones', async () => {
+  const { at, rpc, chain, txpool, minerAsks } = devNode({ head: 5n });
   assert.is(await rpc.result('evm_snapshot'), '0x1');
   for (let i = 0; i < 3; i++) await rpc.result('evm_mine');
   assert.is(await rpc.result('evm_snapshot'), '0x2');
   assert.is(await rpc.result('evm_snapshot'), '0x3');
-  assert.is(await rpc.result('evm_revert', ['0x2']), false, 'the head is where snapshot 0x2 was: nothing to undo');
+  // The fake miner's saved clock carries the head it was saved at, to tell the snapshots' clocks apart.
+  const clockAt = (head: bigint) => ({ offsetSec: head, nextTimestamp: undefined, savedAtSec: 0n });
+  minerAsks();
+  assert.is(await rpc.result('evm_revert', ['0x2']), true, 'the head is where snapshot 0x2 was: true all the same, as Hardhat\'s fixtures need');
+  assert.equal(chain.asked, [], 'nothing to rewind');
+  assert.equal(minerAsks(), [['time.restore', { saved: clockAt(8n) }]], 'the clock goes back all the same');
   assert.is(await rpc.result('evm_revert', ['0x1']), true);
   assert.equal(chain.asked, [{ type: 'head.rewind', req: { number: 5n } }]);
   assert.equal(txpool.asked, [{ type: 'pool.sync', req: {} }], 'and waited for the pool to drop what it dropped');
+  assert.equal(minerAsks(), [['time.restore', { saved: clockAt(5n) }]]);
   assert.is(at.head, 5n);
   const dropped = await rpc.error('evm_revert', ['0x2']);
   assert.equal(dropped, { code: -32602, message: 'unknown snapshot id 0x2: ids 0x1 to 0x1 exist' });
-  assert.is(await rpc.result('evm_revert', [1]), false, 'a JSON number names a snapshot too; the head is there already');
+  assert.is(await rpc.result('evm_revert', [1]), true, 'a JSON number names a snapshot too');
   assert.is(await rpc.result('evm_snapshot'), '0x2', 'the next id follows the ones kept');
+});
+
+Evm('hardhat_metadata tells a development network: the client, chain, head, and an instance id that a reset renews', async () => {
+  const { rpc } = devNode({ head: 5n });
+  const first = await rpc.result('hardhat_metadata');
+  assert.equal(Object.keys(first).sort(), ['chainId', 'clientVersion', 'instanceId', 'latestBlockHash', 'latestBlockNumber']);
+  assert.is(first.chainId, 33);
+  assert.is(first.latestBlockNumber, 5);
+  assert.is(first.latestBlockHash, `0x${'05'.repeat(32)}`);
+  assert.match(first.instanceId, /^0x[0-9a-f]{64}$/);
+  assert.is((await rpc.result('hardhat_metadata')).instanceId, first.instanceId, 'the same network answers the same id');
+  await rpc.result('hardhat_reset');
+  const after = await rpc.result('hardhat_metadata');
+  assert.is(after.latestBlockNumber, 0);
+  assert.is.not(after.instanceId, first.instanceId, 'a reset network is a new one');
 });
 
 Evm('bad snapshot ids are -32602 naming the parameter, and nothing is rewound', async () => {
