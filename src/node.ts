@@ -197,7 +197,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref,
       gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref, config.minGasPrice), inclusions,
-      clientVersion, coinbase: config.coinbase, peers: net.peerManager.ref, sync: net.blockSync.ref,
+      clientVersion, peers: net.peerManager.ref, sync: net.blockSync.ref,
       revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),
     }, switches);
     const gate = config.hosted && new HostedGate(config.hosted);

@@ -6,7 +6,7 @@
  *   validated ─ tx.included ─▶ included ─ chain.reorged ─▶ validated.pending   (its block left the chain)
  *                                   └──── chain.advanced, deep enough ─▶ confirmed
  *   validated ─ tx.replaced ─▶ replaced          (same sender and nonce, enough price bump)
- *   validated ─ tx.dropped / too old ─▶ dropped  (evicted, expired, invalid, cleared)
+ *   validated ─ tx.dropped / too old ─▶ dropped  (evicted, expired, invalid, cleared, discarded)
  *
  * The txpool actor owns one machine per transaction, sends it these events, and removes it once
  * its snapshot status is 'done'. The only transition a machine takes by itself is expiry after
@@ -16,8 +16,8 @@
 import { assign, setup } from 'xstate';
 import type { Hex } from '../chain/codec/bytes.ts';
 
-/** Why a live transaction left the pool without being included. */
-export type DropReason = 'evicted' | 'expired' | 'invalid' | 'cleared';
+/** Why a live transaction left the pool without being included ('discarded': hardhat_dropTransaction took it out). */
+export type DropReason = 'evicted' | 'expired' | 'invalid' | 'cleared' | 'discarded';
 
 export interface TxMachineInput {
   readonly hash: Hex;

@@ -35,8 +35,6 @@ export interface RpcDeps {
   /** The block this node would mine next, for the `pending` tag. */
   readonly pending: PendingBlockSource;
   readonly clientVersion: string;
-  /** The address mined blocks pay their fees to. */
-  readonly coinbase: Uint8Array;
   readonly peers: ActorRef<PeerManagerProtocol>;
   readonly sync: ActorRef<BlockSyncProtocol>;
   /** Why evm_* and their hardhat_/anvil_ names are off (another network, hosted mode); undefined: served. */

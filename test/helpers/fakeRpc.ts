@@ -57,7 +57,7 @@ export interface FakeRpc {
 /** The dispatcher over the whole method table with `deps` (a regtest node's switches unless given). */
 export function fakeRpc(deps: Partial<RpcDeps> = {}, switches: RpcSwitches = defaultSwitches('regtest')): FakeRpc {
   const full = {
-    gasCap: 50_000_000n, clientVersion: 'mmnode/test', coinbase: new Uint8Array(20),
+    gasCap: 50_000_000n, clientVersion: 'mmnode/test',
     ...Object.fromEntries(REQUIRED.map((name) => [name, unfaked(name)])),
     ...deps,
   } as RpcDeps;

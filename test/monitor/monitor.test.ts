@@ -42,7 +42,7 @@ interface World {
   peersDown: boolean;
 }
 const idle = (): World => ({
-  peers: [], scores: [], pool: { pending: 0, queued: 0 }, mining: { mode: 'off', mining: false, hashrate: 0n }, sync: false,
+  peers: [], scores: [], pool: { pending: 0, queued: 0 }, mining: { mode: 'off', mining: false, hashrate: 0n, coinbase: new Uint8Array(20) }, sync: false,
   workers: { workers: 2, running: 0, queued: 0 }, peersDown: false,
 });
 const world = idle();
@@ -173,7 +173,7 @@ Monitor('/status.json: the node, its head, peers with their scores, pool, worker
   world.scores = [{ id: 'a', score: -3, goodReputation: false } as ScoringEntry];
   world.pool = { pending: 2, queued: 1 };
   world.workers = { workers: 2, running: 1, queued: 0 };
-  world.mining = { mode: 'interval', mining: true, hashrate: 12_345n };
+  world.mining = { mode: 'interval', mining: true, hashrate: 12_345n, coinbase: new Uint8Array(20) };
   const s = await status();
   const head = chain.reader.head();
   const { blocks: recent, ...rest } = s;

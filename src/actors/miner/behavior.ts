@@ -63,6 +63,8 @@ interface MinerState {
    * Anvil). Below zero after evm_revert set the clock back to a snapshot's time.
    */
   timeOffsetSec: bigint;
+  /** Paid the fees of the blocks this node builds: --coinbase, or what hardhat_setCoinbase set. */
+  coinbase: Uint8Array;
   /** evm_setNextBlockTimestamp: the next block's exact timestamp, until a block of ours carried it. */
   nextTimestamp: bigint | undefined;
 }
@@ -91,7 +93,7 @@ export function minerBehavior(
   async function build(s: MinerState, stateEdits?: readonly StateEdit[], executable?: readonly TypedTransaction[]): Promise<Template> {
     const txs = stateEdits ? [] : executable ?? await poolExecutable();
     const template = await chain.ask('block.build', {
-      coinbase: opts.coinbase, txs, stateEdits, timestamp: s.nextTimestamp ?? nowSec() + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
+      coinbase: s.coinbase, txs, stateEdits, timestamp: s.nextTimestamp ?? nowSec() + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
       uncleCandidates: [...s.siblings.values()].reverse(),
     }, 30_000);
     // A transaction that does not fit waits for the next block; one the rising minimum gas price overtook while it
@@ -179,7 +181,7 @@ export function minerBehavior(
     for (const [id, r] of s.reports) if (now - r.atMs > REPORT_TTL_MS) s.reports.delete(id);
     const builtin = BigInt(s.hashLog.reduce((sum, e) => sum + e.hashes, 0)) / 3600n;
     const external = [...s.reports.values()].reduce((sum, r) => sum + r.hashesPerSecond, 0n);
-    return { mode: s.mode, mining: s.mode !== 'off' || s.reports.size > 0, hashrate: builtin + external };
+    return { mode: s.mode, mining: s.mode !== 'off' || s.reports.size > 0, hashrate: builtin + external, coinbase: s.coinbase };
   }
 
   /** Switches block production: the interval timer runs only in 'interval' mode. */
@@ -199,7 +201,7 @@ export function minerBehavior(
       const s: MinerState = {
         templates: new Map(), ethWork: new Map(), siblings: new Map(), reports: new Map(), hashLog: [], current: undefined,
         stale: true, notified: false, autoScheduled: false, extraNonce: 0, timer: undefined, mode: 'off',
-        blockTimeMs: opts.blockTimeMs, timeOffsetSec: 0n, nextTimestamp: undefined,
+        blockTimeMs: opts.blockTimeMs, timeOffsetSec: 0n, nextTimestamp: undefined, coinbase: opts.coinbase,
       };
       setMode(s, opts.mode);
       // The pool may start with transactions (its journal's): automine does not wait for the next one.
@@ -325,6 +327,11 @@ export function minerBehavior(
       'time.reset': (s) => {
         s.timeOffsetSec = 0n;
         s.nextTimestamp = undefined;
+        s.stale = true;
+        return [s, null];
+      },
+      'coinbase.set': (s, { address }) => {
+        s.coinbase = address;
         s.stale = true;
         return [s, null];
       },

@@ -32,6 +32,8 @@ export interface MiningStatus {
   readonly mining: boolean;
   /** Hashes per second: the built-in client's over the last hour plus external miners' reports. */
   readonly hashrate: bigint;
+  /** The address the blocks this node builds pay their fees to (eth_coinbase). */
+  readonly coinbase: Uint8Array;
 }
 
 /**
@@ -76,6 +78,8 @@ export type MinerProtocol = {
     'state.edit': { req: { edits: readonly StateEdit[] }; res: SubmitResult };
     /** evm_reset: no offset, no fixed next timestamp. */
     'time.reset': { req: {}; res: null };
+    /** hardhat_setCoinbase: the blocks this node builds from now on pay their fees to this address. */
+    'coinbase.set': { req: { address: Uint8Array }; res: null };
     /** evm_snapshot: the block clock as it stands. */
     'time.save': { req: {}; res: SavedClock };
     /** evm_revert: the block clock as it was saved, standing still since (the seconds that passed are taken off the offset). */

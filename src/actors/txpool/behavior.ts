@@ -97,6 +97,13 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
 
   const drop = (s: PoolState, e: Entry, reason: DropReason, detail: string) => finish(s, e, { type: 'tx.dropped', reason, detail });
 
+  /** Drops a live entry and tells whoever builds or waits on blocks; the sender's later nonces then wait as queued. */
+  async function discard(s: PoolState, e: Entry, reason: DropReason, detail: string) {
+    drop(s, e, reason, detail);
+    removed(e);
+    announce(await settle(s, e.data.sender));
+  }
+
   /**
    * Brings a sender's entries in line with its account nonce: nonces already used are dropped,
    * the contiguous run from the account nonce is pending, the rest is queued. Returns the entries
@@ -178,11 +185,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       machine.send({ type: 'tx.rejected', reason: problem.message });
       throw new TxRefusedError(problem.kind, problem.message);
     }
-    if (victim) {
-      drop(s, victim, 'evicted', `evicted by ${hash}: the pool is full and it paid the least`);
-      removed(victim);
-      announce(await settle(s, victim.data.sender));
-    }
+    if (victim) await discard(s, victim, 'evicted', `evicted by ${hash}: the pool is full and it paid the least`);
     if (existing) {
       finish(s, existing, { type: 'tx.replaced', by: hash });
       removed(existing);
@@ -337,6 +340,15 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       'pool.get': (s, { hash }) => [s, s.book.get(hash)?.data],
       'pool.list': (s) => [s, { pending: byState(s, 'pending').map((e) => e.data), queued: byState(s, 'queued').map((e) => e.data) }],
       'pool.sync': (s) => [s, null],
+      'pool.discard': async (s, { hash }) => {
+        const e = s.book.get(hash);
+        if (!e) return [s, false];
+        await discard(s, e, 'discarded', 'dropped on request (hardhat_dropTransaction)');
+        // Answered once the journal has it: a kill -9 after the answer does not bring it back.
+        await journal?.written();
+        compactJournal(s);
+        return [s, true];
+      },
     },
     onStop(s) {
       for (const e of s.book.entries()) e.machine.stop();

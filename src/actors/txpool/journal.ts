@@ -51,6 +51,11 @@ export class TxJournal {
     void this.#queue(`-${hash}\n`);
   }
 
+  /** Settles once the lines queued so far are written. */
+  written(): Promise<void> {
+    return this.#written ?? Promise.resolve();
+  }
+
   #queue(line: string): Promise<void> {
     this.#waiting.push(line);
     this.#written ??= new Promise((resolve) => setImmediate(() => {

@@ -45,5 +45,7 @@ export type TxPoolProtocol = {
      * pool, its journal included, no longer holds the transactions the rewind dropped.
      */
     'pool.sync': { req: {}; res: null };
+    /** hardhat_dropTransaction: takes a pending or queued transaction out; false when the pool does not hold it. */
+    'pool.discard': { req: { hash: Hex }; res: boolean };
   };
 };

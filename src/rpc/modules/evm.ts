@@ -146,6 +146,23 @@ export const evmModule = (deps: EvmDeps & { readonly impersonated: ImpersonatedA
   const setStorageAt = method([['address', address], ['slot', quantityParam], ['value', hash32]], ([a, slot, value]) =>
     applyEdit({ address: a, storage: [setLengthLeft(bigIntToBytes(slot), 32), value] }));
 
+  /** Whether the pool held the transaction and let it go; a mined one is -32602, as in Hardhat. */
+  const dropTransaction = async (hash: Uint8Array) => {
+    if (await deps.txpool.ask('pool.discard', { hash: hex(hash) })) return true;
+    if (await deps.reader.txLocation(hash)) throw invalidParams(`transaction ${hex(hash)} cannot be dropped: it is mined`);
+    return false;
+  };
+  /** Hardhat answers true or false; Anvil the hash, or null. */
+  const drop = (anvil: boolean) => method([['hash', hash32]], ([h]) => serial(async () => {
+    const dropped = await dropTransaction(h);
+    return anvil ? (dropped ? hex(h) : null) : dropped;
+  }));
+  /** The blocks this node builds from now on pay this address; Hardhat answers true, Anvil null. */
+  const setCoinbase = (answer: true | null) => method([['address', address]], ([a]) => serial(async () => {
+    await deps.miner.ask('coinbase.set', { address: a });
+    return answer;
+  }));
+
   /** Hardhat answers true (stop: whether the account was impersonated); Anvil null. */
   const impersonate = (answer: boolean | null) => method([['address', address]], ([a]) => serial(() => {
     deps.impersonated.start(hex(a));
@@ -225,6 +242,10 @@ export const evmModule = (deps: EvmDeps & { readonly impersonated: ImpersonatedA
     anvil_impersonateAccount: impersonate(null),
     hardhat_stopImpersonatingAccount: stopImpersonating(false),
     anvil_stopImpersonatingAccount: stopImpersonating(true),
+    hardhat_dropTransaction: drop(false),
+    anvil_dropTransaction: drop(true),
+    hardhat_setCoinbase: setCoinbase(true),
+    anvil_setCoinbase: setCoinbase(null),
     anvil_autoImpersonateAccount: method([['enabled', bool]], ([on]) => serial(() => {
       deps.impersonated.setEveryone(on);
       return null;

@@ -174,6 +174,37 @@ Dev('hardhat_setBalance, setNonce, setCode, setStorageAt (and anvil_*) show at l
   }
 });
 
+Dev('hardhat_dropTransaction / anvil_dropTransaction take a waiting transaction out; a mined one cannot be dropped', async () => {
+  await mine();
+  const first = await send({});
+  const second = await send({});
+  assert.equal(await call('txpool_status'), { pending: 2, queued: 0 });
+  assert.is(await call('hardhat_dropTransaction', [first]), true);
+  assert.equal(await call('txpool_status'), { pending: 0, queued: 1 }, 'the later nonce waits behind the gap it left');
+  assert.is(await call('eth_getTransactionByHash', [first]), null);
+  assert.is(await call('hardhat_dropTransaction', [first]), false, 'gone already');
+  assert.is(await call('anvil_dropTransaction', [second]), second);
+  assert.is(await call('anvil_dropTransaction', [second]), null);
+  const mined = await send({});
+  await mine();
+  assert.is((await call('eth_getTransactionReceipt', [mined])).status, '0x1', 'the nonces the dropped ones held are free again');
+  const err = await fails('hardhat_dropTransaction', [mined]);
+  assert.equal([err.code, err.message], [-32602, `transaction ${mined} cannot be dropped: it is mined`]);
+  assert.match((await fails('hardhat_dropTransaction', ['0x12'])).message, '0 (hash)');
+});
+
+Dev('hardhat_setCoinbase / anvil_setCoinbase: eth_coinbase and the blocks mined after it name the new address', async () => {
+  const before = await call('eth_coinbase');
+  assert.is(await call('hardhat_setCoinbase', [TO]), true);
+  assert.is(await call('eth_coinbase'), TO);
+  await mine();
+  assert.is((await head()).miner, TO);
+  assert.is(await call('anvil_setCoinbase', [before]), null);
+  await mine();
+  assert.is((await head()).miner, before);
+  assert.match((await fails('hardhat_setCoinbase', ['me'])).message, '0 (address)');
+});
+
 Dev('eth_gasPrice stays at or above the minimum for the next 10 blocks and is admitted; lower is -32010; one overtaken while waiting is kept', async () => {
   const n = await startTestNode({ mining: 'off', minGasPrice: 10n ** 9n });
   try {

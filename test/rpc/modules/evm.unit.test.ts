@@ -40,7 +40,7 @@ function devNode(start: { head?: bigint; mode?: MiningMode } = {}) {
     'time.save': () => ({ offsetSec: at.head, nextTimestamp: undefined, savedAtSec: 0n }),
     'time.restore': () => null,
     'time.increase': ({ seconds }) => seconds,
-    'mining.status': () => ({ mode: at.mode, mining: false, hashrate: 0n }),
+    'mining.status': () => ({ mode: at.mode, mining: false, hashrate: 0n, coinbase: new Uint8Array(20) }),
     'mining.mode': ({ mode }) => (at.mode = mode),
     'mining.set': ({ on }) => (at.mode = on ? 'auto' : 'off'),
   });

@@ -14,7 +14,7 @@ export const ethNodeMethods = (deps: RpcDeps) => ({
     const status = await deps.sync.ask('sync.status', {});
     return status && { startingBlock: quantity(status.startingBlock), currentBlock: quantity(status.currentBlock), highestBlock: quantity(status.highestBlock) };
   }),
-  eth_coinbase: method([], () => hex(deps.coinbase)),
+  eth_coinbase: method([], async () => hex((await deps.miner.ask('mining.status', {})).coinbase)),
   eth_accounts: method([], () => deps.wallet?.accounts() ?? []),
   eth_blockNumber: method([], () => quantity(deps.reader.head().number)),
 });
