@@ -50,6 +50,10 @@ const failure = (result: CallResult) =>
 
 /** Most gas a call's `gas` field may name (a uint64, as a transaction's gas limit). */
 const MAX_GAS = 2n ** 64n - 1n;
+/** The gas a value transfer's callee gets for free, returned to the caller when unused. */
+const CALL_STIPEND = 2_300n;
+/** eth_estimateGas stops once the gas it knows to succeed is within this many thousandths above what it knows to fail (go-ethereum's 1.5 %). */
+const ESTIMATE_TOLERANCE_PERMILLE = 15n;
 
 /** The call's gas limit: its own `gas` or the node's cap (--rpc-gas-cap), whichever is lower; beyond uint64 it is refused. */
 export function callGas(args: TxArgs, gasCap: bigint, fallback = gasCap): bigint {
@@ -69,8 +73,9 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
     }),
 
     /**
-     * The smallest gas limit with which the call succeeds, by binary search; at most the call's gas
-     * or else the pending block's gas limit (docs/rpc-conformance.md, "Error codes"), which follows from the head's (chain/execution/rules.ts).
+     * A gas limit with which the call succeeds, at most 1.5 % above the smallest one, by binary search; at most the
+     * call's gas or else the pending block's gas limit (docs/rpc-conformance.md, "Error codes"), which follows from
+     * the head's (chain/execution/rules.ts). Docs: docs/rpc-workers.md, "Estimates".
      */
     eth_estimateGas: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
       const { header, calls } = await callView(deps, sel);
@@ -85,8 +90,16 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
       if (atCap.gasUsedSuffices || !(await calls.call(header, args, atCap.gasUsed)).error) return `0x${atCap.gasUsed.toString(16)}`;
       let lo = atCap.gasUsed; // fails
       let hi = cap; // succeeds
-      while (hi - lo > 1n) {
-        const mid = (lo + hi) / 2n;
+      // What such a call usually lacks is a callee's stipend it got back, or the 64th a call keeps: tried first.
+      const likely = ((atCap.gasUsed + CALL_STIPEND) * 64n) / 63n;
+      if (likely < hi) {
+        if ((await calls.call(header, args, likely)).error) lo = likely;
+        else hi = likely;
+      }
+      while (hi - lo > 1n && (hi - lo) * 1_000n > hi * ESTIMATE_TOLERANCE_PERMILLE) {
+        // Near the gas used first: the answer is rarely twice it.
+        const half = (lo + hi) / 2n;
+        const mid = half > lo * 2n ? lo * 2n : half;
         if ((await calls.call(header, args, mid)).error) lo = mid;
         else hi = mid;
       }
