@@ -118,19 +118,6 @@ function runSuite(dir: string, peer: Peer): Run {
   return { wallMs, runnerMs: Number(passing[2]) };
 }
 
-async function runSuiteAsync(dir: string, peer: Peer): Promise<Run> {
-  const { spawn } = await import('node:child_process');
-  const started = performance.now();
-  const child = spawn(NODE_BIN, [HARDHAT_CLI, 'test', 'nodejs', '--no-compile', '--network', 'peer'], { cwd: dir, env: { ...process.env, PEER_URL: peer.url, HARDHAT_DISABLE_TELEMETRY: 'true' } });
-  let out = '';
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { out += d; });
-  await new Promise((r) => child.once('exit', r));
-  const passing = /(\d+) passing \((\d+)ms\)/.exec(out);
-  if (!passing) throw new Error(out.slice(-3000));
-  return { wallMs: performance.now() - started, runnerMs: Number(passing[2]) };
-}
-
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const log = (msg: string) => console.error(`[bench:hardhat-suite] ${msg}`);
 
@@ -151,16 +138,7 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const peer of peers) {
       log(`round ${round}: ${peer.name}`);
-      if (process.env.PROXY) {
-        const { proxy } = await import('./_proxy.ts');
-        const px = await proxy(peer.url);
-        const r = await runSuiteAsync(project, { ...peer, url: px.url });
-        runs.get(peer.name as Name)!.push(r);
-        px.close();
-        const rows = [...px.stats].map(([m, a]) => [m, a.length, a.reduce((x, y) => x + y, 0)] as const).sort((a, b) => b[2] - a[2]);
-        console.error(peer.name, 'estimates', px.stats.get('eth_estimateGas')!.map((x) => x.toFixed(1)).join(' '));
-        console.error(peer.name, rows.map(([m, n, t]) => `${m} ${n}× ${t.toFixed(0)}ms`).join('; '));
-      } else runs.get(peer.name as Name)!.push(runSuite(project, peer));
+      runs.get(peer.name as Name)!.push(runSuite(project, peer));
     }
   }
 } finally {
