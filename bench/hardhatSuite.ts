@@ -1,9 +1,10 @@
 /**
  * `npm run bench:hardhat-suite`: a real Hardhat 3 test suite against mmnode and `hardhat node` (Hardhat 3),
  * each over HTTP, as a developer runs one against a node: `hardhat test nodejs` with hardhat-viem and
- * Hardhat's network helpers, on Hardhat's sample Lock contract. Every test loads a fixture (a deployment;
- * reverted to by the tests after the first), and the tests read, expect a revert, move time to the unlock
- * time and withdraw, or check that the next test is back before it. The suite's wall time from the command
+ * Hardhat's network helpers: the compatibility suite's Lock test (test/compat/hardhat/test/Lock.test.js, Hardhat's
+ * sample Lock contract), run BENCH_SUITE_REPEAT times. Four of its tests load a fixture (a deployment; reverted to
+ * by the tests after the first) and read, expect a revert, move time to the unlock time and withdraw, or check
+ * that the next test is back before it; one mines through viem's test client. The suite's wall time from the command
  * to its exit (Hardhat's start included) and the test runner's own duration; rounds taken in turn, the
  * median reported. A measurement, not a test: exits 0 whatever the ratios.
  *
@@ -11,11 +12,11 @@
  *                                            stopped answering the suite's fourth withdrawal here, so its run
  *                                            ends at the timeout)
  *   BENCH_SUITE_ROUNDS=3                     rounds per peer (at most 9)
- *   BENCH_SUITE_REPEAT=10                    times the four tests are repeated in the suite (at most 50)
+ *   BENCH_SUITE_REPEAT=10                    times the suite's five tests run (at most 50)
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -35,70 +36,16 @@ if (!(REPEAT >= 1 && REPEAT <= 50)) throw new Error('BENCH_SUITE_REPEAT must be 
 
 /** Hardhat's network helpers run only where web3_clientVersion starts with a name they know (docs/rpc-compatibility.md "Client version"). */
 const MMNODE_ARGS = ['--client-version', 'HardhatNetwork-compatible mmnode'];
-/** The development key Hardhat signs with: funded on every peer (bench/peers.ts). */
-const KEY = bytesToHex(SENDER_KEYS[0]!);
 const HARDHAT_CLI = join(ROOT, 'node_modules/hardhat/dist/src/cli.js');
+/** The Lock suite's tests: four load the fixture, one mines through viem's test client. */
+const TESTS_PER_ROUND = 5;
 
-const config = `import hardhatViem from "@nomicfoundation/hardhat-viem";
-import hardhatNetworkHelpers from "@nomicfoundation/hardhat-network-helpers";
-import hardhatNodeTestRunner from "@nomicfoundation/hardhat-node-test-runner";
-export default {
-  plugins: [hardhatViem, hardhatNetworkHelpers, hardhatNodeTestRunner],
-  networks: { peer: { type: "http", chainType: "l1", url: process.env.PEER_URL, accounts: ["${KEY}"] } },
-};
-`;
-
-const suite = `import assert from "node:assert/strict";
-import { describe, it } from "node:test";
-import { network } from "hardhat";
-
-const { viem, networkHelpers } = await network.getOrCreate();
-const { loadFixture, time } = networkHelpers;
-const publicClient = await viem.getPublicClient();
-const ONE_YEAR = 365n * 24n * 60n * 60n;
-const LOCKED = 1_000_000_000n;
-
-async function deployOneYearLock() {
-  const unlockTime = BigInt(await time.latest()) + ONE_YEAR;
-  const lock = await viem.deployContract("Lock", [unlockTime], { value: LOCKED });
-  return { lock, unlockTime };
-}
-
-for (let round = 0; round < ${REPEAT}; round++) {
-  describe(\`Lock, round \${round}\`, () => {
-    it("holds the unlock time it was given", async () => {
-      const { lock, unlockTime } = await loadFixture(deployOneYearLock);
-      assert.equal(await lock.read.unlockTime(), unlockTime);
-    });
-    it("refuses a withdrawal before the unlock time", async () => {
-      const { lock } = await loadFixture(deployOneYearLock);
-      await assert.rejects(lock.write.withdraw(), /You can't withdraw yet/);
-    });
-    it("pays out once the time has come", async () => {
-      const { lock, unlockTime } = await loadFixture(deployOneYearLock);
-      await time.increaseTo(unlockTime);
-      const receipt = await publicClient.waitForTransactionReceipt({ hash: await lock.write.withdraw() });
-      assert.equal(receipt.status, "success");
-      assert.equal(await publicClient.getBalance({ address: lock.address }), 0n);
-    });
-    it("is back before the unlock time in the next test", async () => {
-      const { lock, unlockTime } = await loadFixture(deployOneYearLock);
-      assert.equal(await publicClient.getBalance({ address: lock.address }), LOCKED);
-      await networkHelpers.mine();
-      assert.ok(BigInt(await time.latest()) < unlockTime);
-    });
-  });
-}
-`;
-
-/** The project in a temp dir, resolving its packages from ours, with the Lock artifact where Hardhat looks contracts up. */
+/** The compatibility suite's Hardhat project (test/compat/hardhat) with only its Lock suite, resolving its packages from ours. */
 function makeProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mmnode-bench-suite-'));
+  cpSync(join(ROOT, 'test/compat/hardhat'), dir, { recursive: true });
+  rmSync(join(dir, 'test/Store.test.js'));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'mmnode-bench-suite', private: true, type: 'module' }));
-  writeFileSync(join(dir, 'hardhat.config.js'), config);
-  mkdirSync(join(dir, 'test'));
-  writeFileSync(join(dir, 'test/Lock.test.js'), suite);
   mkdirSync(join(dir, 'artifacts/contracts/Lock.sol'), { recursive: true });
   writeFileSync(join(dir, 'artifacts/contracts/Lock.sol/Lock.json'), JSON.stringify(compileFixtureArtifact('Lock.sol', 'Lock')));
   return dir;
@@ -108,13 +55,13 @@ interface Run { readonly wallMs: number; readonly runnerMs: number }
 
 function runSuite(dir: string, peer: Peer): Run {
   const started = performance.now();
-  const r = spawnSync(NODE_BIN, [HARDHAT_CLI, 'test', 'nodejs', '--no-compile', '--network', 'peer'], {
-    cwd: dir, env: { ...process.env, PEER_URL: peer.url, HARDHAT_DISABLE_TELEMETRY: 'true' }, encoding: 'utf8', timeout: 120_000,
+  const r = spawnSync(NODE_BIN, [HARDHAT_CLI, 'test', 'nodejs', '--no-compile', '--network', 'mmnode'], {
+    cwd: dir, env: { ...process.env, MMNODE_URL: peer.url, LOCK_ROUNDS: String(REPEAT), HARDHAT_DISABLE_TELEMETRY: 'true' }, encoding: 'utf8', timeout: 120_000,
   });
   const wallMs = performance.now() - started;
   const out = `${r.stdout}${r.stderr}`;
   const passing = /(\d+) passing \((\d+)ms\)/.exec(out);
-  if (r.status !== 0 || !passing || Number(passing[1]) !== 4 * REPEAT) throw new Error(`the suite did not pass on ${peer.name}:\n${out.slice(Math.max(0, out.indexOf(' failing') - 200), 4000)}`);
+  if (r.status !== 0 || !passing || Number(passing[1]) !== TESTS_PER_ROUND * REPEAT) throw new Error(`the suite did not pass on ${peer.name}:\n${out.slice(Math.max(0, out.indexOf(' failing') - 200), 4000)}`);
   return { wallMs, runnerMs: Number(passing[2]) };
 }
 
@@ -149,7 +96,7 @@ try {
 console.log(`\n$ BENCH_SUITE_PEERS=${selected.join(',')} BENCH_SUITE_ROUNDS=${ROUNDS} BENCH_SUITE_REPEAT=${REPEAT} npm run bench:hardhat-suite`);
 console.log(`node ${process.version}, ${cpus().length} cores; 1-min load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at the end`);
 for (const p of peers) console.log(`  ${p.name.padEnd(8)} ${p.command}`);
-console.log(`\nA Hardhat 3 suite of ${4 * REPEAT} tests (hardhat-viem, network helpers, loadFixture), median of ${ROUNDS} rounds taken in turn (ms)`);
+console.log(`\nA Hardhat 3 suite of ${TESTS_PER_ROUND * REPEAT} tests (hardhat-viem, network helpers, loadFixture), median of ${ROUNDS} rounds taken in turn (ms)`);
 console.log(`${''.padEnd(34)}${selected.map((n) => n.padStart(12)).join('')}`);
 const row = (label: string, pick: (r: Run) => number) =>
   console.log(`${label.padEnd(34)}${selected.map((n) => median(runs.get(n)!.map(pick)).toFixed(0).padStart(12)).join('')}`);

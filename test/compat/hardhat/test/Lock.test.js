@@ -3,7 +3,8 @@ import { describe, it } from "node:test";
 import { network } from "hardhat";
 
 // As Hardhat's sample project tests its Lock: a fixture loaded again by every test, time moved by the network helpers.
-describe("Lock, with Hardhat's network helpers and viem's test client", async () => {
+// LOCK_ROUNDS repeats the suite (npm run bench:hardhat-suite runs it so).
+for (let round = 0; round < Number(process.env.LOCK_ROUNDS ?? 1); round++) describe(`Lock, with Hardhat's network helpers and viem's test client (${round})`, async () => {
   const { viem, networkHelpers } = await network.getOrCreate();
   const { loadFixture, time } = networkHelpers;
   const publicClient = await viem.getPublicClient();
