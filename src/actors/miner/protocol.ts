@@ -38,7 +38,7 @@ export interface MiningStatus {
 
 /**
  * The block clock as evm_snapshot saves it: the running offset, the next block's fixed timestamp, and the
- * clock's own time when it was saved (docs/rpc-compatibility.md "Developer controls").
+ * clock's own time when it was saved (docs/rpc-compatibility.md "Time").
  */
 export interface SavedClock {
   readonly offsetSec: bigint;
