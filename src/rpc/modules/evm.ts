@@ -4,7 +4,7 @@
  * Hardhat's and Foundry's tooling call them by (docs/rpc-compatibility.md "Developer controls").
  * Served on a regtest node outside hosted mode only.
  */
-import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
 import { randomBytes } from 'node:crypto';
 import type { SavedClock } from '../../actors/miner/index.ts';
 import { hex, quantity } from '../../chain/codec/bytes.ts';
@@ -87,7 +87,7 @@ export const evmModule = (deps: EvmDeps & { readonly impersonated: ImpersonatedA
   /** Saved heads and block clocks; a snapshot's id is its position + 1. In memory, as the reference keeps them. */
   const snapshots: { readonly number: bigint; readonly clock: SavedClock }[] = [];
   /** hardhat_metadata's instanceId: new when the node starts and at every reset, as a new Hardhat network's. */
-  let instanceId = bytesToHex(randomBytes(32));
+  let instanceId = hex(randomBytes(32));
   const serial = inOrder();
   /**
    * Moves the head back (dropping the pool) unless it is at or below `number` already. Answers once the pool
@@ -108,7 +108,7 @@ export const evmModule = (deps: EvmDeps & { readonly impersonated: ImpersonatedA
     snapshots.length = 0;
     await deps.miner.ask('time.reset', {});
     deps.impersonated.clear();
-    instanceId = bytesToHex(randomBytes(32));
+    instanceId = hex(randomBytes(32));
     return null;
   });
   const getAutomine = async () => (await deps.miner.ask('mining.status', {})).mode === 'auto';
