@@ -154,6 +154,8 @@ export class ChainReader {
    * together (one read per kind of record, not two per block); fewer when the chain has a gap or ends.
    */
   async canonicalBlocks(from: bigint, to: bigint): Promise<Block[]> {
+    const cached = this.#cachedHeadBlocks(from, to);
+    if (cached) return cached;
     const hashes = await this.canonicalHashes(from, Number(to - from + 1n));
     const blocks = hashes.map((hash) => this.#blocks.get(hex(hash)));
     const missing = hashes.filter((_, i) => !blocks[i]);
@@ -168,6 +170,23 @@ export class ChainReader {
       }
     }
     return blocks as Block[];
+  }
+
+  /**
+   * The blocks `from`…`to` when `to` is the head and the cache holds it and its ancestors down to `from`:
+   * the head's ancestors are the canonical chain, so no canonical index is read (an evm_revert's few blocks).
+   */
+  #cachedHeadBlocks(from: bigint, to: bigint): Block[] | undefined {
+    const head = this.head();
+    if (to !== head.number || from > to) return undefined;
+    const blocks: Block[] = [];
+    for (let hash = head.hash, n = to; n >= from; n--) {
+      const block = this.#blocks.get(hex(hash));
+      if (!block) return undefined;
+      blocks.push(block);
+      hash = block.header.parentHash;
+    }
+    return blocks.reverse();
   }
 
   /** Stored blocks' network encodings (encodeBlock), framed from the stored bytes without decoding them; undefined where unknown. */

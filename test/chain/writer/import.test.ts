@@ -163,7 +163,7 @@ Import('a block without transactions keeps its parent\'s state: one claiming ano
   assert.is(bytesToHex(reader.head().header.stateRoot), bytesToHex(parent.header.stateRoot));
 });
 
-Import('canonical blocks of a range, read together where not cached, are the stored ones; a range past the head ends there', async () => {
+Import('canonical blocks of a range, read together where not cached, are the stored ones; a range past the head ends there; one up to the head comes from the cache', async () => {
   const head = reader.head();
   assert.ok(head.number >= 3n, 'the tests above left a few blocks');
   // Another reader of the same store: its cache holds nothing yet.
@@ -176,6 +176,12 @@ Import('canonical blocks of a range, read together where not cached, are the sto
     assert.equal(encodings(await fresh.canonicalBlocks(0n, head.number)), encodings(stored));
     assert.equal(encodings(await fresh.canonicalBlocks(1n, 2n)), encodings(stored.slice(1, 3)), 'a part of it');
     assert.equal(encodings(await fresh.canonicalBlocks(head.number, head.number + 5n)), encodings(stored.slice(-1)));
+    // A range up to the head whose blocks the cache holds (an evm_revert's) is walked down from the head, no store read.
+    for (const b of stored.slice(1)) await fresh.getBlock(b!.hash);
+    await fresh.store.close();
+    assert.equal(encodings(await fresh.canonicalBlocks(1n, head.number)), encodings(stored.slice(1)));
+    const err = await fresh.canonicalBlocks(0n, head.number).catch((e: Error) => e);
+    assert.match(String(err), /not open/, 'the genesis is not cached: the store is read');
   } finally {
     await fresh.store.close();
   }
