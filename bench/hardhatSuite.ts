@@ -6,7 +6,8 @@
  * by the tests after the first) and read, expect a revert, move time to the unlock time and withdraw, or check
  * that the next test is back before it; one mines through viem's test client. The suite's wall time from the command
  * to its exit (Hardhat's start included) and the test runner's own duration; rounds taken in turn, the
- * median reported. A measurement, not a test: exits 0 whatever the ratios.
+ * median reported, and the first round alone (each peer's first run after it started). A measurement, not a
+ * test: exits 0 whatever the ratios.
  *
  *   BENCH_SUITE_PEERS=mmnode,hardhat         which peers (default these two; anvil may be added, but Anvil 1.x
  *                                            stopped answering the suite's fourth withdrawal here, so its run
@@ -102,6 +103,13 @@ const row = (label: string, pick: (r: Run) => number) =>
   console.log(`${label.padEnd(34)}${selected.map((n) => median(runs.get(n)!.map(pick)).toFixed(0).padStart(12)).join('')}`);
 row('whole run (hardhat test nodejs)', (r) => r.wallMs);
 row('test runner duration', (r) => r.runnerMs);
-const of = (n: Name) => runs.has(n) ? median(runs.get(n)!.map((r) => r.runnerMs)) : undefined;
-const [ours, theirs] = [of('mmnode'), of('hardhat')];
-if (ours && theirs) console.log(`\nmmnode / Hardhat 3 speed (test runner duration): ${(theirs / ours).toFixed(2)}×`);
+// Round 1 is each peer's first run after it started (docs/performance.md, "A whole test run on a fresh node").
+console.log(`${'first round: test runner duration'.padEnd(34)}${selected.map((n) => runs.get(n)![0]!.runnerMs.toFixed(0).padStart(12)).join('')}`);
+const of = (n: Name, pick: (rs: Run[]) => number) => runs.has(n) ? pick(runs.get(n)!) : undefined;
+const speed = (label: string, pick: (rs: Run[]) => number) => {
+  const [ours, theirs] = [of('mmnode', pick), of('hardhat', pick)];
+  if (ours && theirs) console.log(`mmnode / Hardhat 3 speed (${label}): ${(theirs / ours).toFixed(2)}×`);
+};
+console.log('');
+speed('test runner duration', (rs) => median(rs.map((r) => r.runnerMs)));
+speed('first round', (rs) => rs[0]!.runnerMs);
