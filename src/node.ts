@@ -75,7 +75,9 @@ function routes(topics: Topics): RoutingTable<NodeEvent, Subscribers> {
   return {
     'chain.headChanged': { txpool: same, miner: same, filterSupervisor: toLiveEvent, rpcListener: toLiveEvent },
     'chain.blockImported': {
-      miner: same,
+      // The miner keeps blocks off the best chain as uncle candidates, and nothing else: a hardhat_mine run
+      // announces its thousands of blocks while the miner is still busy mining them.
+      miner: (e) => (e.best ? undefined : e),
       monitor: same,
       peerManager: (e) => (e.origin === 'local' ? { type: 'gossip.publish', topic: topics.blocks, encode: () => encodeBlock(e.block) } : undefined),
     },

@@ -188,10 +188,10 @@ export class ChainWriter {
     return this.#validator.unclesProblem(parentHash, number, uncles);
   }
 
-  /** Executes a new block on the current head; the result waits in a cache for its seal. */
+  /** Executes a new block on the tip (the head, or the last block of a run, see importPending); the result waits in a cache for its seal. */
   async build(req: BuildRequest): Promise<Template> {
     const net = this.reader.network;
-    const parent = this.reader.head();
+    const parent = this.tip();
     const p = parent.header;
     const timestamp = req.timestamp > p.timestamp ? req.timestamp : p.timestamp + 1n;
     const uncles: BlockHeader[] = [];
@@ -250,6 +250,20 @@ export class ChainWriter {
       await this.flush();
     }
     return outcomes;
+  }
+
+  /**
+   * Imports a block as the next of a run this node mines (hardhat_mine): it stays pending with the blocks
+   * before it, which the next build goes on from, until `writePending` writes them in one atomic batch and
+   * publishes their head. Any other import or rewind writes them first.
+   */
+  importPending(block: Block): Promise<ImportOutcome> {
+    return this.importNew(block);
+  }
+
+  /** Writes the blocks importPending left pending, as one atomic batch, then publishes their head. */
+  writePending(): Promise<void> {
+    return this.flush();
   }
 
   /** The head, counting the pending blocks. */
@@ -364,6 +378,7 @@ export class ChainWriter {
    * so that no late block built on them can bring them back. Trie nodes stay (content-addressed).
    */
   async rewind(number: bigint): Promise<HeadChange> {
+    await this.flush();
     const head = this.reader.head();
     // The new head and the blocks above it, read together (recent ones are in the reader's cache); each
     // removed block's difficulty is taken off the head's total as its import added it.

@@ -22,6 +22,13 @@ export type ChainProtocol = {
      * has no parent. One outcome per block tried; the head changes of the run are published as one.
      */
     'blocks.import': { req: { blocks: readonly Block[] }; res: ImportOutcome[] };
+    /**
+     * A block this node mined as the next of a run (hardhat_mine), on the tip the run left: kept pending with the
+     * run's blocks before it (ChainWriter.importPending), not yet written, announced or published.
+     */
+    'block.importPending': { req: { block: Block }; res: ImportOutcome };
+    /** Writes the pending run in one atomic batch, then announces its blocks and publishes its head changes as one. */
+    'blocks.write': { req: {}; res: null };
     /** Moves the head back to canonical block `number` (evm_revert, evm_reset); published as a rewound head change. */
     'head.rewind': { req: { number: bigint }; res: HeadChange };
   };

@@ -65,6 +65,8 @@ export type MinerProtocol = {
     'hashrate.report': { req: { id: Hex; hashesPerSecond: bigint }; res: boolean };
     /** Builds a block from the pool now and seals it with the built-in client. */
     'mine.now': { req: {}; res: SubmitResult };
+    /** hardhat_mine: `count` blocks, the first as 'mine.now' mines it, the next ones `interval` seconds apart. */
+    'mine.blocks': { req: { count: bigint; interval: bigint }; res: null };
     'mining.status': { req: {}; res: MiningStatus };
     /** evm_startMining / evm_stopMining: the configured mode ('auto' if it was 'off'), or 'off'. Returns the mode now. */
     'mining.set': { req: { on: boolean }; res: MiningMode };

@@ -220,6 +220,47 @@ Chain('blocks.import (a sync batch): one outcome per block up to the first inval
   assert.equal(h.take(), []);
 });
 
+Chain('a mined run (hardhat_mine): blocks built on the pending tip stay unwritten and unpublished until blocks.write, then go as one head change; another import writes the run first', async () => {
+  const h = await harness();
+  const genesis = hex(h.reader.head());
+  const empty = async () => {
+    const t = await h.chain.ref.ask('block.build', { coinbase: COINBASE, txs: [], timestamp: 0n, minimumGasPriceTarget: 0n });
+    return h.mirror.sealed(t);
+  };
+  const b1 = await empty();
+  assert.is((await h.chain.ref.ask('block.importPending', { block: b1 })).result, 'IMPORTED_BEST');
+  const b2 = await empty();
+  assert.is(bytesToHex(b2.header.parentHash), hex(b1), 'the next block is built on the pending one');
+  assert.is((await h.chain.ref.ask('block.importPending', { block: b2 })).result, 'IMPORTED_BEST');
+  assert.is(hex(h.reader.head()), genesis, 'readers see the head before the run');
+  assert.is(await h.reader.store.headers.has(b1.hash), false, 'nothing written yet');
+  assert.equal(h.take(), [], 'nor published');
+
+  assert.is(await h.chain.ref.ask('blocks.write', {}), null);
+  assert.is(hex(h.reader.head()), hex(b2));
+  assert.ok(await h.reader.store.headers.has(b1.hash));
+  assert.equal(summary(h.take()), [
+    { type: 'chain.blockImported', block: hex(b1), best: true, origin: 'local' },
+    { type: 'chain.blockImported', block: hex(b2), best: true, origin: 'local' },
+    { type: 'chain.headChanged', head: hex(b2), added: hexes([b1, b2]), removed: [], rewound: undefined },
+  ]);
+  assert.equal(h.observed, [2], 'the run is observed as one import');
+
+  // A block imported while a run is pending (a peer's, or another miner ask) goes after the run, which is written and published first.
+  const b3 = await empty();
+  await h.chain.ref.ask('block.importPending', { block: b3 });
+  const b4 = await empty();
+  assert.is((await h.chain.ref.ask('block.import', { block: b4, origin: 'local' })).result, 'IMPORTED_BEST');
+  assert.equal(summary(h.take()), [
+    { type: 'chain.blockImported', block: hex(b3), best: true, origin: 'local' },
+    { type: 'chain.headChanged', head: hex(b3), added: [hex(b3)], removed: [], rewound: undefined },
+    { type: 'chain.blockImported', block: hex(b4), best: true, origin: 'local' },
+    { type: 'chain.headChanged', head: hex(b4), added: [hex(b4)], removed: [], rewound: undefined },
+  ]);
+  assert.is(await h.chain.ref.ask('blocks.write', {}), null, 'nothing left to write');
+  assert.equal(h.take(), []);
+});
+
 Chain('head.rewind (evm_revert, evm_reset): the blocks above are deleted and the change is published as rewound; a rewind not below the head is refused', async () => {
   const h = await harness();
   const blocks: Block[] = [];

@@ -146,6 +146,29 @@ Dev('block time: evm_setNextBlockTimestamp, evm_mine at a timestamp, hardhat_min
   assert.is((await fails('evm_mine', ['tomorrow'])).code, -32602);
 });
 
+Dev('hardhat_mine of thousands of blocks: the pool\'s transactions in the first, then every block in order, interval apart, each heard by a block filter', async () => {
+  const before = BigInt(await call('eth_blockNumber'));
+  const hash = await send({});
+  const filter = await call<string>('eth_newBlockFilter');
+  const count = 2_100n; // more than one run of blocks written together (docs/performance.md "Mining many blocks")
+  assert.is(await call('hardhat_mine', [hexOf(count), '0x2']), null);
+  assert.is(BigInt(await call('eth_blockNumber')), before + count);
+  assert.is(BigInt((await call('eth_getTransactionReceipt', [hash])).blockNumber), before + 1n, 'the pending transaction is in the first block');
+  const heard = await call<string[]>('eth_getFilterChanges', [filter]);
+  assert.is(heard.length, Number(count));
+  for (const n of [1n, 1_000n, 1_001n, 1_002n, 2_001n, 2_002n, count]) {
+    const [block, parent] = await Promise.all([hexOf(before + n), hexOf(before + n - 1n)].map((at) => call('eth_getBlockByNumber', [at, false])));
+    assert.is(heard[Number(n - 1n)], block.hash, `block ${n} heard in order`);
+    assert.is(block.parentHash, parent.hash);
+    if (n > 1n) assert.is(BigInt(block.timestamp) - BigInt(parent.timestamp), 2n, `block ${n} two seconds after its parent`);
+  }
+  // Blocks whose times would pass what a parent-chain header carries are refused before any is mined.
+  const far = await fails('hardhat_mine', [hexOf(100_000n), hexOf(2n ** 32n - 1n)]);
+  assert.is(far.code, -32602);
+  assert.match(far.message, /2\^32 - 1/);
+  assert.is(BigInt(await call('eth_blockNumber')), before + count);
+});
+
 Dev('hardhat_setBalance, setNonce, setCode, setStorageAt (and anvil_*) show at latest at once; transactions go on from them', async () => {
   const who = '0x5555555555555555555555555555555555555555';
   const before = BigInt(await call('eth_blockNumber'));
