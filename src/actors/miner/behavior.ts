@@ -76,6 +76,8 @@ interface MinerState {
 }
 
 const nowSec = () => BigInt(Math.floor(Date.now() / 1000));
+/** The time the next block of ours asks for: the one set for it, or the clock with its offset (the chain keeps it above its parent's). */
+const nextBlockTime = (s: MinerState) => s.nextTimestamp ?? nowSec() + s.timeOffsetSec;
 
 const remember = <V>(map: Map<Hex, V>, key: Hex, value: V, limit: number) => {
   map.set(key, value);
@@ -99,7 +101,7 @@ export function minerBehavior(
   async function build(s: MinerState, stateEdits?: readonly StateEdit[], executable?: readonly TypedTransaction[]): Promise<Template> {
     const txs = stateEdits ? [] : executable ?? await poolExecutable();
     const template = await chain.ask('block.build', {
-      coinbase: s.coinbase, txs, stateEdits, timestamp: s.nextTimestamp ?? nowSec() + s.timeOffsetSec, minimumGasPriceTarget: opts.minGasPriceTarget,
+      coinbase: s.coinbase, txs, stateEdits, timestamp: nextBlockTime(s), minimumGasPriceTarget: opts.minGasPriceTarget,
       uncleCandidates: [...s.siblings.values()].reverse(),
     }, 30_000);
     // A transaction that does not fit waits for the next block; one the rising minimum gas price overtook while it
@@ -193,7 +195,7 @@ export function minerBehavior(
    */
   async function mineBlocks(s: MinerState, count: bigint, interval: bigint): Promise<null> {
     const parent = reader.head().header.timestamp;
-    const first = s.nextTimestamp ?? nowSec() + s.timeOffsetSec;
+    const first = nextBlockTime(s);
     const last = (first > parent ? first : parent + 1n) + (count - 1n) * interval;
     if (last > LATEST_PARENT_TIME) {
       throw new NodeError('INVALID_PARAMS', `invalid block count or interval: the last block's time would be ${last}, past 2^32 - 1 (February 2106), the latest a parent-chain header carries`);
