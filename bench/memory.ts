@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { NODE_RUNTIME_ENV, NODE_RUNTIME_FLAGS } from '../src/config/index.ts';
 import { WORKER_IDLE_MS } from '../src/rpc/workers/options.ts';
-import { buildNodeBundle } from '../testnet/launch.ts';
+import { buildNodeBundle } from '../testnet/bundle.ts';
 import { rpc, runLoad } from './load.ts';
 import { BENCH, NODE_BIN, ROOT } from './peers.ts';
 import { READ_WORKLOADS, RECIPIENTS, runRead, sendAndWait, SENDER_KEYS, setupPeer, signLegacy, tokenDeployData, transferData, type Hex } from './workloads.ts';

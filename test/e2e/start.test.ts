@@ -1,4 +1,4 @@
-/** The README's first command: `npm start` builds the node, runs it, prints the dev accounts, and stops on Ctrl-C. */
+/** The README's first command: `npm start` builds the node (when its sources changed), runs it, prints the dev accounts, and stops on Ctrl-C. */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,8 @@ const root = new URL('../..', import.meta.url).pathname;
 test('the start script runs the bundle with the runtime flags and environment every other launcher uses', () => {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const env = Object.entries(NODE_RUNTIME_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
-  assert.is(scripts.start, `npm run -s build && ${env} node ${NODE_RUNTIME_FLAGS.join(' ')} dist/main.mjs`);
+  assert.is(scripts.build, 'node testnet/bundle.ts');
+  assert.is(scripts.start, `${scripts.build} && ${env} node ${NODE_RUNTIME_FLAGS.join(' ')} dist/main.mjs`);
 });
 
 test('npm start serves JSON-RPC, shows the development accounts, and stops cleanly on SIGINT', async () => {

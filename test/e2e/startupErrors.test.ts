@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { nodeProcessArgs, ROOT } from '../../testnet/launch.ts';
+import { ROOT } from '../../testnet/bundle.ts';
+import { nodeProcessArgs } from '../../testnet/launch.ts';
 import { startChildNode, startTestNode, tempDir } from '../helpers/node.ts';
 
 const Startup = suite('start-up errors');

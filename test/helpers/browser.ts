@@ -3,7 +3,7 @@ import chromium from '@sparticuz/chromium';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium as playwright, type BrowserContext, type Page } from 'playwright-core';
-import { ROOT } from '../../testnet/launch.ts';
+import { ROOT } from '../../testnet/bundle.ts';
 import { tempDir } from './node.ts';
 
 export async function launchBrowser(): Promise<BrowserContext> {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { COMPILE_CACHE_DIR } from '../../src/config/index.ts';
-import { NODE_BUNDLE, ROOT } from '../../testnet/launch.ts';
+import { NODE_BUNDLE, ROOT } from '../../testnet/bundle.ts';
 import { startChildNode, tempDir } from '../helpers/node.ts';
 
 /** Starts a node on a fresh data dir, stops it with SIGINT (a clean stop, when Node writes its cache), and returns what it printed. */

@@ -27,7 +27,7 @@ export interface ToSenderWorker { readonly id: number; readonly txs: Uint8Array;
 /** Per transaction: `ok[i]` 1 when recovered, its 64-byte public key at i × 64. */
 export type FromSenderWorker = { readonly ready: true } | { readonly id: number; readonly ok: Uint8Array; readonly keys: Uint8Array };
 
-/** The worker's own entry: beside this module, or in the bundle's folder (testnet/launch.ts builds dist/senderWorker.mjs with dist/main.mjs). */
+/** The worker's own entry: beside this module, or in the bundle's folder (testnet/bundle.ts builds dist/senderWorker.mjs with dist/main.mjs). */
 const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './senderWorker.ts' : './senderWorker.mjs', import.meta.url);
 
 /** What @ethereumjs/tx caches on a frozen transaction (capabilities/legacy.ts: getSenderPublicKey). */

@@ -82,7 +82,7 @@ export type WorkerHeadProtocol = { tell: { type: 'head'; hash: Uint8Array }; ask
 export const workerHeadEvent = (e: NodeEvent): WorkerHeadProtocol['tell'] | undefined =>
   e.type === 'chain.headChanged' ? { type: 'head', hash: e.head.hash } : undefined;
 
-/** A worker's entry (docs/rpc-workers.md, "Entry"): src/workerMain.ts, or in the bundle's folder dist/worker.mjs (testnet/launch.ts builds it with dist/main.mjs). */
+/** A worker's entry (docs/rpc-workers.md, "Entry"): src/workerMain.ts, or in the bundle's folder dist/worker.mjs (testnet/bundle.ts builds it with dist/main.mjs). */
 const ENTRY = new URL(import.meta.url.endsWith('.ts') ? '../../workerMain.ts' : './worker.mjs', import.meta.url);
 
 export class RpcWorkerPool {
