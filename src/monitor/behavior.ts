@@ -1,9 +1,9 @@
 /** The monitor's rules: answer /metrics, /status.json and the page; remember the recent blocks, forks included. */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Behavior } from '../actors/kernel/index.ts';
 import { logger } from '../log.ts';
-import { listen } from '../rpc/server.ts';
+import { createServer, listen } from '../rpc/server.ts';
 import type { NodeMetrics } from './metrics.ts';
 import { STATUS_PAGE } from './page.ts';
 import type { MonitorProtocol } from './protocol.ts';
