@@ -178,22 +178,18 @@ export class RpcWorkerPool {
   }
 
   /**
-   * The bus subscriber that tells the ready workers each new head: each follows it and moves a call VM
-   * to its state while the client still reads the answer that came with the block, not when its next
-   * call arrives (docs/rpc-workers.md, "Reads"). Told one turn later, after the answers the block
-   * released, and only to workers handed a request within HEADS_AFTER_REQUEST_MS: a loop of sends
-   * alone keeps no worker busy.
+   * The bus subscriber that tells the ready workers each new head as it is published: each follows it and
+   * moves a call VM to its state while the main thread answers the requests the block released and the
+   * client reads them, not when its next call arrives (docs/rpc-workers.md, "Reads"). Only workers handed a
+   * request within HEADS_AFTER_REQUEST_MS are told: a loop of sends alone keeps no worker busy.
    */
   readonly headRef: ActorRef<WorkerHeadProtocol> = {
     name: 'rpc workers',
     tell: ({ hash }) => {
-      if (this.#slots.size === 0) return;
-      setImmediate(() => {
-        const since = performance.now() - HEADS_AFTER_REQUEST_MS;
-        for (const slot of this.#slots) {
-          if (slot.ready && slot.lastRequestAt! > since) slot.worker.postMessage({ head: hash } satisfies ToWorker);
-        }
-      });
+      const since = performance.now() - HEADS_AFTER_REQUEST_MS;
+      for (const slot of this.#slots) {
+        if (slot.ready && slot.lastRequestAt! > since) slot.worker.postMessage({ head: hash } satisfies ToWorker);
+      }
     },
     ask: () => Promise.reject(new Error('the worker pool answers no asks')),
   };
