@@ -133,13 +133,17 @@ export class ChainWriter {
     return this.reader.store;
   }
 
-  /** Opens the head, writing genesis on first start. */
+  /**
+   * Opens the head, writing genesis on first start. The head block goes into the reader's cache like every
+   * block stored later: a revert to it (a test suite's snapshot at start) then reads nothing from disk.
+   */
   async init(): Promise<HeadInfo> {
     const headHash = await this.store.meta.get(ChainStore.HEAD);
     if (headHash) {
-      const header = await this.reader.getHeader(headHash);
+      const block = await this.reader.getBlock(headHash);
       const td = await this.reader.totalDifficulty(headHash);
-      if (!header || td === undefined) throw new Error('store is corrupt: head block missing');
+      if (!block || td === undefined) throw new Error('store is corrupt: head block missing');
+      const { header } = block;
       const head = { hash: headHash, number: header.number, header, totalDifficulty: td };
       this.reader.publishHead(head);
       await ensureLogIndex(this.reader);
@@ -174,6 +178,7 @@ export class ChainWriter {
       { type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: block.hash },
       indexedMarkerOp(this.store),
     ]);
+    this.reader.remember(block, []);
     this.reader.publishHead(head);
     return head;
   }

@@ -10,7 +10,7 @@ import type { BlockHeader } from '../../../src/chain/codec/header.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../../src/chain/execution/networks.ts';
 import { ChainReader } from '../../../src/chain/reader.ts';
 import { ChainStore } from '../../../src/chain/storage/store.ts';
-import type { ChainWriter, Template } from '../../../src/chain/writer.ts';
+import { ChainWriter, type Template } from '../../../src/chain/writer.ts';
 import { openTestChain, type TestChain } from '../../helpers/chain.ts';
 
 const Import = suite('block import');
@@ -184,6 +184,31 @@ Import('canonical blocks of a range, read together where not cached, are the sto
     assert.match(String(err), /not open/, 'the genesis is not cached: the store is read');
   } finally {
     await fresh.store.close();
+  }
+});
+
+Import('the block a writer starts at, the genesis it wrote or the head it found, is cached: a range down to it reads no disk', async () => {
+  const first = await openTestChain();
+  const dir = (first.reader.store.db as unknown as { location: string }).location;
+  const blocks = (got: readonly Block[]) => got.map((b) => bytesToHex(b.hash));
+  try {
+    const genesis = first.reader.head();
+    const block = await first.sealed(await first.writer.build({ coinbase: COINBASE, txs: [], timestamp: genesis.header.timestamp + 1n, minimumGasPriceTarget: 0n }));
+    await first.reader.store.close();
+    // The store is closed: only the cache can answer (a revert's range from the new head down to genesis).
+    assert.equal(blocks(await first.reader.canonicalBlocks(0n, 0n)), [bytesToHex(genesis.hash)]);
+    await first.reader.store.open();
+    assert.is((await first.writer.import(block)).result, 'IMPORTED_BEST');
+    await first.reader.store.close();
+    // Started again on the same store: the head it finds is block 1.
+    const again = new ChainReader(new ChainStore(dir), common, NETWORKS.regtest);
+    await again.store.open();
+    const { number } = await new ChainWriter(again).init();
+    assert.is(number, 1n);
+    await again.store.close();
+    assert.equal(blocks(await again.canonicalBlocks(1n, 1n)), [bytesToHex(block.hash)]);
+  } finally {
+    await first.close();
   }
 });
 
