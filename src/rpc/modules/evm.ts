@@ -36,7 +36,12 @@ const wholeNumber = (what: string): Param<bigint> => (raw, name) => {
   return fail(name, what, raw);
 };
 const timestamp = wholeNumber('a timestamp in seconds (hex, decimal string or number)');
-const milliseconds = wholeNumber('milliseconds (hex, decimal string or number)');
+/** The longest interval a timer can wait: Node runs a longer delay after 1 ms (its timers' 32-bit limit, about 24.8 days). */
+const MAX_INTERVAL_MS = 2n ** 31n - 1n;
+const milliseconds: Param<bigint> = (raw, name) => {
+  const ms = wholeNumber('milliseconds (hex, decimal string or number)')(raw, name);
+  return ms <= MAX_INTERVAL_MS ? ms : fail(name, `at most ${MAX_INTERVAL_MS} milliseconds (about 24.8 days)`, raw);
+};
 /**
  * hardhat_mine / anvil_mine: at most this many blocks per request. A governor's voting period is about
  * 50,000 blocks, which tests mine in one call; each block here is built, sealed and stored (about a quarter

@@ -178,6 +178,14 @@ Evm('automine and interval mining switch the miner\'s mode; switching off what i
   assert.equal(minerAsks(), [['mining.status', {}]]);
   assert.match((await rpc.error('evm_setAutomine', ['yes'])).message, '0 (enabled)');
   assert.match((await rpc.error('evm_setIntervalMining', [-1])).message, '0 (interval)');
+  // A timer cannot wait longer (Node would mine every millisecond instead): refused, as is anything beyond.
+  await rpc.result('evm_setIntervalMining', [2 ** 31 - 1]);
+  assert.equal(minerAsks(), [['mining.mode', { mode: 'interval', blockTimeMs: 2 ** 31 - 1 }]]);
+  for (const interval of [2 ** 31, '0x100000000', Number.MAX_SAFE_INTEGER]) {
+    const { code, message } = await rpc.error('evm_setIntervalMining', [interval]);
+    assert.is(code, -32602);
+    assert.match(message, 'at most 2147483647 milliseconds');
+  }
   assert.equal(minerAsks(), []);
 });
 
