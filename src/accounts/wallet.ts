@@ -15,12 +15,11 @@ import { randomBytes } from 'node:crypto';
 import secp256k1 from 'secp256k1';
 import { keccak256, uintBytes, type Hex } from '../chain/codec/bytes.ts';
 import { NodeError } from '../errors.ts';
+import { MAX_TIMER_MS } from '../machines/clock.ts';
 import { decryptKey, encryptKey, Keystore, WrongPassphraseError, type ScryptParams } from './keystore.ts';
 
 /** Reference default unlock duration: 30 minutes. */
 export const DEFAULT_UNLOCK_MS = 1_800_000;
-/** Longer than this, a timer cannot wipe the key (setTimeout's limit); the expiry is still checked on each use. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface WalletOptions {
   /** Directory of the key files. */
@@ -95,6 +94,7 @@ export class Wallet {
     const key = await this.#decrypt(address, passphrase);
     this.lock(address);
     const untilMs = durationMs > 0 ? this.#now() + durationMs : undefined;
+    // Longer than a timer waits, no timer wipes the key; the expiry is still checked on each use.
     const timer = durationMs > 0 && durationMs <= MAX_TIMER_MS ? setTimeout(() => this.#expire(address), durationMs).unref() : undefined;
     this.#unlocked.set(address, { key, untilMs, timer });
     return true;

@@ -9,6 +9,7 @@ import { DEFAULT_FILTER_OPTIONS } from '../actors/filterSupervisor/options.ts';
 import { DEFAULT_PEER_MANAGER_OPTIONS } from '../actors/peerManager/options.ts';
 import { DEFAULT_TXPOOL_OPTIONS } from '../actors/txpool/options.ts';
 import { LOG_FORMATS, LOG_LEVELS } from '../log.ts';
+import { MAX_TIMER_MS } from '../machines/clock.ts';
 import { DEFAULT_P2P_OPTIONS } from '../p2p/options.ts';
 import { DEFAULT_METRICS_HOST } from '../monitor/options.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, DEFAULT_RPC_LISTEN } from '../rpc/options.ts';
@@ -41,6 +42,11 @@ const port = (what: string, dflt: number): Option => ({
 const positive = (arg: string, help: string): Option => ({
   schema: whole(1, 999_999_999).optional(), accepts: 'a positive whole number', arg, help,
 });
+const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+/** Seconds a timer waits (a pool transaction's or a filter's life). */
+const timerSeconds = (help: string): Option => ({
+  schema: whole(1, MAX_TIMER_SECONDS).optional(), accepts: `a whole number of seconds from 1 to ${MAX_TIMER_SECONDS} (about 24.8 days)`, arg: '<s>', help,
+});
 
 export const OPTIONS = {
   config: { schema: z.string().optional(), accepts: 'a file path', arg: '<file>', help: 'read options from this TOML file (keys named as the flags: rpc-port = 4444)', flagOnly: true },
@@ -70,9 +76,9 @@ export const OPTIONS = {
   'txpool-size': positive('<n>', `transactions the pool holds before evicting the cheapest (default ${DEFAULT_TXPOOL_OPTIONS.maxTxs})`),
   'txpool-account-slots': positive('<n>', `how far past its account nonce a sender's transactions may wait (default ${DEFAULT_TXPOOL_OPTIONS.accountSlots})`),
   'tx-expiry-blocks': positive('<n>', `drop a pool transaction after more than <n> blocks (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeBlocks})`),
-  'tx-expiry-seconds': positive('<s>', `drop a pool transaction after <s> seconds (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeMs / 1000})`),
+  'tx-expiry-seconds': timerSeconds(`drop a pool transaction after <s> seconds (default ${DEFAULT_TXPOOL_OPTIONS.maxAgeMs / 1000})`),
   'light-kdf': { schema: switchOn.default(false), accepts: 'true or false', help: 'encrypt new key files with light scrypt parameters (fast, for development)' },
-  'filter-timeout': positive('<s>', `remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})`),
+  'filter-timeout': timerSeconds(`remove a polling filter not polled for <s> seconds (default ${DEFAULT_FILTER_OPTIONS.idleTimeoutMs / 1000})`),
   'rpc-workers': positive('<n>', `threads running eth_call, eth_estimateGas, debug_trace* and trace_* (default: the cores but one, at least one: ${DEFAULT_RPC_WORKER_OPTIONS.size} here)`),
   'rpc-warm-workers': {
     schema: whole(0, 999).optional(), accepts: 'a whole number, at most --rpc-workers', arg: '<n>',

@@ -50,6 +50,14 @@ Config('--client-version names the client web3_clientVersion answers; by default
   assert.match(refusal(['--client-version', 'x'.repeat(201)]), /^--client-version must be 1 to 200 printable ASCII characters/);
 });
 
+Config('a pool transaction\'s and a filter\'s life in seconds: at most what a timer waits (a longer timer would fire at once)', () => {
+  const longest = parseConfig(['--filter-timeout', '2147483', '--tx-expiry-seconds', '2147483']);
+  assert.is(longest.filterTimeoutMs, 2_147_483_000);
+  assert.is(longest.txpool!.maxAgeMs, 2_147_483_000);
+  assert.match(refusal(['--filter-timeout', '2147484']), /^--filter-timeout must be a whole number of seconds from 1 to 2147483 \(about 24\.8 days\), not "2147484"/);
+  assert.match(refusal([], { MMNODE_TX_EXPIRY_SECONDS: '999999999' }), /^MMNODE_TX_EXPIRY_SECONDS must be a whole number of seconds from 1 to 2147483/);
+});
+
 Config('unknown keys are refused wherever they come from', () => {
   assert.match(refusal(['--rpc-prot', '1']), /Unknown option '--rpc-prot'/);
   assert.match(refusal([], { MMNODE_RPC_PROT: '1' }), /^MMNODE_RPC_PROT: unknown option/);

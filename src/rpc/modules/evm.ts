@@ -14,6 +14,7 @@ import { ImpersonatedAccounts } from '../impersonation.ts';
 import { invalidParams } from '../errors.ts';
 import { method, unavailable, type Methods } from '../method.ts';
 import { address, bool, data, fail, hash32, optional, quantity as quantityParam, type Param } from '../params.ts';
+import { MAX_TIMER_MS } from '../../machines/clock.ts';
 
 /** A snapshot id as evm_snapshot returns it (hex), or a JSON number. */
 const snapshotId: Param<bigint> = (raw, name) => {
@@ -36,11 +37,10 @@ const wholeNumber = (what: string): Param<bigint> => (raw, name) => {
   return fail(name, what, raw);
 };
 const timestamp = wholeNumber('a timestamp in seconds (hex, decimal string or number)');
-/** The longest interval a timer can wait: Node runs a longer delay after 1 ms (its timers' 32-bit limit, about 24.8 days). */
-const MAX_INTERVAL_MS = 2n ** 31n - 1n;
+/** An interval mining's timer waits: at most MAX_TIMER_MS. */
 const milliseconds: Param<bigint> = (raw, name) => {
   const ms = wholeNumber('milliseconds (hex, decimal string or number)')(raw, name);
-  return ms <= MAX_INTERVAL_MS ? ms : fail(name, `at most ${MAX_INTERVAL_MS} milliseconds (about 24.8 days)`, raw);
+  return ms <= BigInt(MAX_TIMER_MS) ? ms : fail(name, `at most ${MAX_TIMER_MS} milliseconds (about 24.8 days)`, raw);
 };
 /**
  * hardhat_mine / anvil_mine: at most this many blocks per request. A governor's voting period is about
