@@ -37,7 +37,7 @@ const wholeNumber = (what: string): Param<bigint> => (raw, name) => {
   return fail(name, what, raw);
 };
 const timestamp = wholeNumber('a timestamp in seconds (hex, decimal string or number)');
-/** An interval mining's timer waits: at most MAX_TIMER_MS. */
+/** Interval mining's milliseconds between blocks: at most what a timer waits (MAX_TIMER_MS). */
 const milliseconds: Param<bigint> = (raw, name) => {
   const ms = wholeNumber('milliseconds (hex, decimal string or number)')(raw, name);
   return ms <= BigInt(MAX_TIMER_MS) ? ms : fail(name, `at most ${MAX_TIMER_MS} milliseconds (about 24.8 days)`, raw);
