@@ -33,7 +33,7 @@ function stamp(path: string, notAfterMs = Infinity): string | undefined {
   }
 }
 
-/** True when the manifest's every input (this file among them) and output still has the size and time it had. */
+/** True when the manifest's every input (this file and tsconfig.json among them) and output still has the size and time it had. */
 function upToDate(): boolean {
   let files: Stamps;
   try {
@@ -72,7 +72,8 @@ export function buildNodeBundle(): string {
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
   // A source edited while this built may be in the bundle as it was before: it gets no stamp, so the next start builds again.
-  const inputs = [relative(ROOT, THIS_FILE), ...Object.keys(result.metafile.inputs)];
+  // esbuild reads tsconfig.json too (class fields, decorators), though its report lists only modules.
+  const inputs = [relative(ROOT, THIS_FILE), 'tsconfig.json', ...Object.keys(result.metafile.inputs)];
   const files: Stamps = {};
   for (const path of inputs) files[path] = stamp(path, startedMs) ?? '';
   mkdirSync(dirname(NODE_BUNDLE), { recursive: true });
