@@ -2,7 +2,7 @@
  * The chain actor's rules: every write goes through the one ChainWriter, and what changed is
  * published on the bus (a block imported, the head moved), a run of synced or mined blocks as one head change.
  */
-import { ChainWriter, mergeHeadChanges, type HeadChange, type ImportOutcome } from '../../chain/writer.ts';
+import { ChainWriter, mergeHeadChanges, type ImportOutcome } from '../../chain/writer.ts';
 import type { ChainReader } from '../../chain/reader.ts';
 import type { Behavior, EventBus } from '../kernel/index.ts';
 import type { NodeEvent } from '../events.ts';
@@ -22,6 +22,13 @@ export function chainBehavior({ reader, bus, observeImport }: ChainDeps): Behavi
     if (result === 'IMPORTED_BEST' || result === 'IMPORTED_NOT_BEST') bus.publish({ type: 'chain.blockImported', block, best: result === 'IMPORTED_BEST', origin });
   }
 
+  /** Announces each block of a run, and publishes the run's head changes as one. */
+  function announceRun(outcomes: readonly ImportOutcome[], origin: BlockOrigin): void {
+    for (const outcome of outcomes) announce(outcome, origin);
+    const change = mergeHeadChanges(outcomes.flatMap((o) => (o.headChange ? [o.headChange] : [])));
+    if (change) bus.publish({ type: 'chain.headChanged', ...change });
+  }
+
   /** The outcomes of a mined run's blocks imported as pending ('block.importPending'), and the time their imports took. */
   let run: { outcomes: ImportOutcome[]; seconds: number } = { outcomes: [], seconds: 0 };
   /** Writes the pending run, then tells what it changed: every other write goes after it. */
@@ -32,9 +39,7 @@ export function chainBehavior({ reader, bus, observeImport }: ChainDeps): Behavi
     const started = performance.now();
     await s.writePending();
     observeImport?.(seconds + (performance.now() - started) / 1000, outcomes.length);
-    for (const outcome of outcomes) announce(outcome, 'local');
-    const change = mergeHeadChanges(outcomes.flatMap((o) => (o.headChange ? [o.headChange] : [])));
-    if (change) bus.publish({ type: 'chain.headChanged', ...change });
+    announceRun(outcomes, 'local');
   }
 
   return {
@@ -62,13 +67,7 @@ export function chainBehavior({ reader, bus, observeImport }: ChainDeps): Behavi
         const started = performance.now();
         const outcomes = await s.importRun(blocks);
         observeImport?.((performance.now() - started) / 1000, outcomes.length);
-        const changes: HeadChange[] = [];
-        for (const outcome of outcomes) {
-          announce(outcome, 'peer');
-          if (outcome.headChange) changes.push(outcome.headChange);
-        }
-        const change = mergeHeadChanges(changes);
-        if (change) bus.publish({ type: 'chain.headChanged', ...change });
+        announceRun(outcomes, 'peer');
         return [s, outcomes];
       },
       'block.importPending': async (s, { block }) => {

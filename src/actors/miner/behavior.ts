@@ -78,6 +78,12 @@ interface MinerState {
 const nowSec = () => BigInt(Math.floor(Date.now() / 1000));
 /** The time the next block of ours asks for: the one set for it, or the clock with its offset (the chain keeps it above its parent's). */
 const nextBlockTime = (s: MinerState) => s.nextTimestamp ?? nowSec() + s.timeOffsetSec;
+/** Later blocks go on from `time`, the last block's set time, as in Hardhat: the clock's offset keeps it (a time behind the clock leaves none). */
+function goOnFrom(s: MinerState, time: bigint): void {
+  const offset = time - nowSec();
+  s.timeOffsetSec = offset > 0n ? offset : 0n;
+  s.nextTimestamp = undefined;
+}
 
 const remember = <V>(map: Map<Hex, V>, key: Hex, value: V, limit: number) => {
   map.set(key, value);
@@ -161,12 +167,7 @@ export function minerBehavior(
     const outcome = await chain.ask('block.import', { block, origin: 'local' }, 30_000);
     if (outcome.result === 'INVALID_BLOCK') log.error(`block ${header.number} rejected: ${outcome.reason}`);
     for (const u of template.uncles) if (outcome.result === 'IMPORTED_BEST') s.siblings.delete(bytesToHex(headerHash(u)) as Hex);
-    if (outcome.result === 'IMPORTED_BEST' && s.nextTimestamp !== undefined) {
-      // Later blocks go on from the timestamp set, as in Hardhat (one set behind the clock leaves no offset).
-      const offset = s.nextTimestamp - nowSec();
-      s.timeOffsetSec = offset > 0n ? offset : 0n;
-      s.nextTimestamp = undefined;
-    }
+    if (outcome.result === 'IMPORTED_BEST' && s.nextTimestamp !== undefined) goOnFrom(s, s.nextTimestamp);
     return { result: outcome.result, blockHash: bytesToHex(block.hash) as Hex, number: header.number };
   }
 
@@ -225,10 +226,7 @@ export function minerBehavior(
         await chain.ask('blocks.write', {}, 30_000);
       }
       mined += run;
-      // Later blocks go on from the last one's time, as after a block with a set timestamp.
-      const offset = timestamp - interval - nowSec();
-      s.timeOffsetSec = offset > 0n ? offset : 0n;
-      s.nextTimestamp = undefined;
+      goOnFrom(s, timestamp - interval);
     }
     return null;
   }
