@@ -15,6 +15,7 @@ import { createVM, type VM } from '@ethereumjs/vm';
 import { encodeAccountsInOnePass } from '../codec/accountEncoding.ts';
 import { keccak256, uintBytes } from '../codec/bytes.ts';
 import { encodeRlp } from '../codec/rlp.ts';
+import type { CacheUndo } from '../storage/cacheUndo.ts';
 import { BatchedTrie, BatchedStateManager } from '../storage/stateTrie.ts';
 import { OverlayTrieDb } from '../storage/trieDb.ts';
 import { orderedTrieRoot } from '../storage/trieRoot.ts';
@@ -215,6 +216,8 @@ export function executeBlock(
 export class BlockRunner {
   readonly #overlay: OverlayTrieDb;
   #machine: Promise<{ vm: VM; sm: BatchedStateManager }> | undefined;
+  /** The last runs on the VM's line of states, oldest first: each one's parent state root and what undoes its changes to the caches. */
+  #runs: { readonly before: Uint8Array; readonly undo: CacheUndo }[] = [];
 
   constructor(private readonly env: ExecutionEnv) {
     this.#overlay = new OverlayTrieDb(env.trieDb);
@@ -237,18 +240,39 @@ export class BlockRunner {
     })();
     try {
       const { vm, sm } = await this.#machine;
-      // Re-rooting empties the state caches. A run on the state the last one ended at (the next
-      // block of a sync, a template on the block just mined) keeps them: they hold that state.
-      if (!equalsBytes(await sm.getStateRoot(), parentStateRoot)) await sm.setStateRoot(parentStateRoot);
+      // A run on the state the last one ended at (the next block of a sync, a template on the block just
+      // mined) keeps the state caches: they hold that state.
+      if (!equalsBytes(await sm.getStateRoot(), parentStateRoot)) await this.#reroot(sm, parentStateRoot);
       const result = await runBlockTxs(env, vm, sm, ctx, txs, mode);
+      const undo = sm.takeUndo();
+      if (undo) this.#runs.push({ before: parentStateRoot, undo });
+      if (this.#runs.length > RUNS_KEPT) this.#runs.shift();
       // The writes leave with the result (a template may be imported later); the runner's overlay is reused.
       return { ...result, overlay: new OverlayTrieDb(env.trieDb, new Map(this.#overlay.writes)) };
     } catch (err) {
       this.#machine = undefined;
+      this.#runs = [];
       throw err;
     }
   }
+
+  /**
+   * Back to the state before one of the last runs (a revert, a template replaced): their changes to
+   * the caches are undone, newest first, and the caches keep the rest. Elsewhere they are emptied.
+   */
+  async #reroot(sm: BatchedStateManager, stateRoot: Uint8Array): Promise<void> {
+    const from = this.#runs.findLastIndex((run) => equalsBytes(run.before, stateRoot));
+    if (from < 0) {
+      this.#runs = [];
+      return sm.setStateRoot(stateRoot);
+    }
+    for (const run of this.#runs.splice(from).reverse()) run.undo.restore();
+    await sm.setStateRoot(stateRoot, false);
+  }
 }
+
+/** Runs whose changes to the caches the runner can undo (blocks a revert may go back over with its caches kept). */
+const RUNS_KEPT = 64;
 
 const EMPTY_ROOT = orderedTrieRoot([]);
 
