@@ -36,6 +36,8 @@ export interface HeadChange {
   readonly removed: readonly Block[];
   /** The head was moved back on purpose (evm_revert, evm_reset): the removed blocks are gone, not reorganised. */
   readonly rewound?: boolean;
+  /** The trie nodes the added blocks stored, by key: for the RPC workers, which read the new state next (docs/rpc-workers.md, "Heads told ahead"). */
+  readonly nodes?: ReadonlyMap<string, Uint8Array>;
 }
 
 /**
@@ -46,14 +48,16 @@ export function mergeHeadChanges(changes: readonly HeadChange[]): HeadChange | u
   if (changes.length <= 1) return changes[0];
   const added: Block[] = [];
   const removed: Block[] = [];
+  const nodes = new Map<string, Uint8Array>();
   for (const change of changes) {
     for (const block of change.removed) {
       if (added.length && equalsBytes(added[added.length - 1]!.hash, block.hash)) added.pop();
       else removed.push(block);
     }
     for (const block of change.added) added.push(block);
+    for (const [key, node] of change.nodes ?? []) nodes.set(key, node);
   }
-  return { head: changes[changes.length - 1]!.head, added, removed };
+  return { head: changes[changes.length - 1]!.head, added, removed, nodes };
 }
 
 export interface ImportOutcome {
@@ -337,7 +341,7 @@ export class ChainWriter {
     this.#executions.delete(hex(baseHash));
     // A reorg rewrites canonical entries that the blocks after it read from disk: it is written at once.
     if (!onHead) await this.flush();
-    return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change } };
+    return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change, nodes: exec.overlay.writes } };
   }
 
   /** Checks the block (validation.ts) and executes it, or takes its template's execution. */

@@ -7,7 +7,7 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CallExecutor } from '../../chain/calls.ts';
-import type { BlockHeader } from '../../chain/codec/header.ts';
+import { decodeFullHeader, type BlockHeader } from '../../chain/codec/header.ts';
 import { createChainCommon } from '../../chain/execution/common.ts';
 import { NETWORKS } from '../../chain/execution/networks.ts';
 import { ChainReader } from '../../chain/reader.ts';
@@ -20,7 +20,7 @@ import type { CallContext } from '../method.ts';
 import { speedUpInterpreter } from '../../chain/execution/interpreter/index.ts';
 import { workerMethods } from '../modules/workerMethods.ts';
 import { ReceivedPendingBlocks } from './pendingBlocks.ts';
-import type { FromWorker, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from '../workers/protocol.ts';
+import type { FromWorker, KnownHead, ToWorker, WorkerAnswer, WorkerInit, WorkerRequest } from '../workers/protocol.ts';
 
 export async function serveRpcWorker(): Promise<void> {
   const port = parentPort!;
@@ -34,10 +34,16 @@ export async function serveRpcWorker(): Promise<void> {
   const methods = workerMethods({ reader, calls, replayer: new BlockReplayer(reader), gasCap: init.gasCap, pending });
   let head = '';
 
-  /** Publishes the block `hash` as the head of this worker's view, once per new head; the header when it is new. */
-  async function follow(hash: Uint8Array): Promise<BlockHeader | undefined> {
+  /**
+   * Publishes the block `hash` as the head of this worker's view, once per new head; the header when it is new.
+   * Told by the main thread (`known`), it reads nothing from the database, and keeps the trie nodes the head's blocks stored.
+   */
+  async function follow(hash: Uint8Array, known?: KnownHead): Promise<BlockHeader | undefined> {
+    if (known?.nodes) reader.trieDb.remember(known.nodes);
     if (bytesToHex(hash) === head) return undefined;
-    const [header, totalDifficulty] = await Promise.all([reader.getHeader(hash), reader.totalDifficulty(hash)]);
+    const [header, totalDifficulty] = known
+      ? [decodeFullHeader(known.header), known.totalDifficulty]
+      : await Promise.all([reader.getHeader(hash), reader.totalDifficulty(hash)]);
     if (!header) throw new Error(`the head ${bytesToHex(hash)} is not stored`);
     reader.publishHead({ hash, number: header.number, header, totalDifficulty: totalDifficulty ?? 0n });
     head = bytesToHex(hash);
@@ -84,7 +90,7 @@ export async function serveRpcWorker(): Promise<void> {
     if ('requests' in msg) return void msg.requests.forEach(answer);
     if ('head' in msg) {
       // Ahead of the requests: one that fails here fails again, and answers, when a request needs it.
-      const header = await follow(msg.head).catch(() => undefined);
+      const header = await follow(msg.head, msg.known).catch(() => undefined);
       return header && calls.prepare(header).catch(() => undefined);
     }
     if ('written' in msg) return streams.get(msg.written.id)?.acknowledge(msg.written.bytes);

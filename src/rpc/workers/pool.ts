@@ -13,7 +13,9 @@ import { NodeError } from '../../errors.ts';
 import { RpcError } from '../errors.ts';
 import { JsonStream, JsonText } from '../json.ts';
 import { WORKER_IDLE_MS, type RpcWorkerOptions } from './options.ts';
-import type { FromWorker, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
+import type { FromWorker, KnownHead, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
+import type { HeadInfo } from '../../chain/reader.ts';
+import { encodeFullHeader } from '../../chain/codec/header.ts';
 import type { PendingSnapshot } from '../pending.ts';
 import { logger } from '../../log.ts';
 import { workerResourceLimits } from '../../threads.ts';
@@ -76,11 +78,21 @@ function pendingFor(slot: Slot, job: Job): WorkerRequest['pending'] {
 /** How long after its last request a worker is still told new heads. */
 const HEADS_AFTER_REQUEST_MS = 1_000;
 
-export type WorkerHeadProtocol = { tell: { type: 'head'; hash: Uint8Array }; ask: Record<never, never> };
+/** Trie nodes a head's message carries at most, in bytes: a longer run's nodes are read from disk when needed. */
+const HEAD_NODES_MAX_BYTES = 256 * 1024;
 
-/** The bus event the workers hear: the chain's new head. */
+export type WorkerHeadProtocol = { tell: { type: 'head'; head: HeadInfo; nodes?: ReadonlyMap<string, Uint8Array> }; ask: Record<never, never> };
+
+/** The bus event the workers hear: the chain's new head, and the trie nodes its blocks stored. */
 export const workerHeadEvent = (e: NodeEvent): WorkerHeadProtocol['tell'] | undefined =>
-  e.type === 'chain.headChanged' ? { type: 'head', hash: e.head.hash } : undefined;
+  e.type === 'chain.headChanged' ? { type: 'head', head: e.head, nodes: e.nodes } : undefined;
+
+/** What a worker needs to follow `head` without reading the database (the nodes only while they are few). */
+function knownHead(head: HeadInfo, nodes: ReadonlyMap<string, Uint8Array> | undefined): KnownHead {
+  let bytes = 0;
+  for (const node of nodes?.values() ?? []) bytes += node.byteLength;
+  return { header: encodeFullHeader(head.header), totalDifficulty: head.totalDifficulty, nodes: bytes <= HEAD_NODES_MAX_BYTES ? nodes : undefined };
+}
 
 /** A worker's entry (docs/rpc-workers.md, "Entry"): src/workerMain.ts, or in the bundle's folder dist/worker.mjs (testnet/bundle.ts builds it with dist/main.mjs). */
 const ENTRY = new URL(import.meta.url.endsWith('.ts') ? '../../workerMain.ts' : './worker.mjs', import.meta.url);
@@ -185,10 +197,13 @@ export class RpcWorkerPool {
    */
   readonly headRef: ActorRef<WorkerHeadProtocol> = {
     name: 'rpc workers',
-    tell: ({ hash }) => {
+    tell: ({ head, nodes }) => {
       const since = performance.now() - HEADS_AFTER_REQUEST_MS;
+      let known: KnownHead | undefined;
       for (const slot of this.#slots) {
-        if (slot.ready && slot.lastRequestAt! > since) slot.worker.postMessage({ head: hash } satisfies ToWorker);
+        if (!slot.ready || slot.lastRequestAt! <= since) continue;
+        known ??= knownHead(head, nodes);
+        slot.worker.postMessage({ head: head.hash, known } satisfies ToWorker);
       }
     },
     ask: () => Promise.reject(new Error('the worker pool answers no asks')),

@@ -33,13 +33,23 @@ export type WorkerAnswer =
   | { readonly id: number; readonly error: { readonly code: number; readonly message: string; readonly data?: string } };
 
 /**
+ * A new head as the main thread knows it (docs/rpc-workers.md, "Heads told ahead"): its header (full
+ * encoding) and total difficulty, and the trie nodes its blocks stored, unless there were too many.
+ */
+export interface KnownHead {
+  readonly header: Uint8Array;
+  readonly totalDifficulty: bigint;
+  readonly nodes?: ReadonlyMap<string, Uint8Array>;
+}
+
+/**
  * Requests; the chain's new head, to follow before a request names it (docs/rpc-workers.md, "Reads");
  * `bytes` of a streamed answer's chunks written to its client's socket (the worker sends more); or the
  * order to close the database and exit.
  */
 export type ToWorker =
   | { readonly requests: readonly WorkerRequest[] }
-  | { readonly head: Uint8Array }
+  | { readonly head: Uint8Array; readonly known?: KnownHead }
   | { readonly written: { readonly id: number; readonly bytes: number } }
   | { readonly stop: true };
 

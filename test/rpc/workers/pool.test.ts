@@ -2,14 +2,20 @@
  * The RPC workers (docs/rpc-workers.md) on real nodes: a call that loops until its deadline is
  * answered -32005 while other requests are answered meanwhile, and its worker is replaced; a full
  * queue is refused at once; a client that goes away cancels its work; the gas cap; debug_traceCall;
- * a large trace streamed, or collected within a bound in a batch; an idle worker retires; requests of one
+ * a large trace streamed, or collected within a bound in a batch; a head told with its header and trie nodes
+ * is followed without the database; an idle worker retires; requests of one
  * turn go together, within the queue's bound; bad input is -32602 naming the parameter; and the built node
  * (dist/main.mjs) runs its workers too.
  */
+import { Account, Address, hexToBytes, MapDB } from '@ethereumjs/util';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import WebSocket from 'ws';
 import * as assert from 'uvu/assert';
+import { headerHash } from '../../../src/chain/codec/header.ts';
+import { stateManagerAt } from '../../../src/chain/execution/blockRunner.ts';
+import type { HeadInfo } from '../../../src/chain/reader.ts';
+import { OverlayTrieDb } from '../../../src/chain/storage/trieDb.ts';
 import { ConfigError, parseConfig } from '../../../src/config/index.ts';
 import type { JsonText } from '../../../src/rpc/json.ts';
 import { QUEUED_PER_WORKER } from '../../../src/rpc/workers/options.ts';
@@ -226,6 +232,36 @@ Workers('calls right after each block see that block, while the worker is told e
     }
     assert.is(node.node.workers.stats().workers, 1);
   } finally {
+    await node.stop();
+  }
+});
+
+Workers('a worker told a new head with its header and trie nodes follows it without reading them from the database', async () => {
+  const node = await startTestNode({ rpcWorkers: 1 });
+  // A state only the message holds: an account with 0x2a wei, and code that returns that account's balance.
+  const holder = new Address(hexToBytes('0x00000000000000000000000000000000000000aa'));
+  const reader = new Address(hexToBytes('0x00000000000000000000000000000000000000bb'));
+  const nodes = new OverlayTrieDb(new MapDB());
+  const state = stateManagerAt(nodes, undefined, node.node.reader.common, { caches: true });
+  await state.putAccount(holder, new Account(0n, 42n));
+  await state.putAccount(reader, new Account());
+  await state.putCode(reader, hexToBytes('0x7300000000000000000000000000000000000000aa315f5260205ff3')); // PUSH20 holder, BALANCE, return it
+  await state.checkpoint();
+  await state.commit();
+  const genesis = node.node.reader.head();
+  const header = { ...genesis.header, parentHash: genesis.hash, number: 1n, stateRoot: await state.getStateRoot() };
+  const head: HeadInfo = { hash: headerHash(header), number: 1n, header, totalDifficulty: genesis.totalDifficulty + 1n };
+  let answerAt = genesis.hash;
+  const pool = new RpcWorkerPool({ size: 1, timeoutMs: 60_000, maxQueued: 4 },
+    { dataDir: node.config.dataDir, network: 'regtest', gasCap: 1_000_000n }, () => answerAt);
+  try {
+    const call = async (params: unknown[]) => JSON.parse(((await pool.run('eth_call', params)) as JsonText).text);
+    assert.is(await call([ECHO]), '0x1234', 'the worker is busy, so it is told heads');
+    pool.headRef.tell({ type: 'head', head, nodes: nodes.writes });
+    answerAt = head.hash;
+    assert.is(await call([{ to: reader.toString() }, 'latest']), `0x${'2a'.padStart(64, '0')}`, 'the call ran on the told state');
+  } finally {
+    await pool.close();
     await node.stop();
   }
 });
