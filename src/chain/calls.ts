@@ -12,6 +12,7 @@ import { ZERO_ADDRESS, ZERO_HASH } from './codec/bytes.ts';
 import { createExecutionVM, executionBlock } from './execution/blockRunner.ts';
 import type { StoredLog } from './codec/block.ts';
 import { callStateManagerAt, type CallStateManager } from './storage/callState.ts';
+import type { StateStep } from './storage/cacheChanges.ts';
 import { Lru } from './storage/lru.ts';
 import { OverlayTrieDb } from './storage/trieDb.ts';
 import type { BlockHeader } from './codec/header.ts';
@@ -57,6 +58,9 @@ interface PooledVm {
   readonly scratch: OverlayTrieDb;
 }
 
+/** Blocks' state steps a CallExecutor keeps (a VM more blocks behind the head starts over). */
+const STEPS_KEPT = 16;
+
 export class CallExecutor {
   readonly #idle: PooledVm[] = [];
   #created = 0;
@@ -71,6 +75,8 @@ export class CallExecutor {
   readonly #txCommon: Common;
   /** Account and storage values read by the pooled VMs, by trie root and key (see BatchedTrie). */
   readonly #reads = new Lru<string, Uint8Array | null>(4096);
+  /** Recent blocks' state steps by the state root they start from (hex): a VM there moves on with its caches. */
+  readonly #steps = new Lru<string, StateStep>(STEPS_KEPT);
 
   /** `trieDb`: where state is read; a pending block's execution passes its own (committed nodes plus its writes). */
   constructor(
@@ -158,11 +164,32 @@ export class CallExecutor {
     return this.#preparing;
   }
 
-  /** Moves `entry`'s VM to the state after `header`. */
+  /** Takes new blocks' state steps (docs/rpc-workers.md, "Heads told ahead"). */
+  remember(steps: readonly StateStep[]): void {
+    for (const step of steps) this.#steps.set(bytesToHex(step.from), step);
+  }
+
+  /**
+   * Moves `entry`'s VM to the state after `header`: through the known steps from its state, taking their
+   * changes into its caches, or else with its caches emptied.
+   */
   private async moveTo(entry: PooledVm, header: BlockHeader): Promise<void> {
     if (entry.root === header.stateRoot || equalsBytes(entry.root, header.stateRoot)) return;
-    await entry.state.setStateRoot(header.stateRoot);
+    const path = this.stepsBetween(entry.root, header.stateRoot);
+    if (path) for (const step of path) entry.state.advance(step.changes);
+    await entry.state.setStateRoot(header.stateRoot, !path);
     entry.root = header.stateRoot;
+  }
+
+  /** The known steps from state root `from` to `to`, in order; undefined when they do not lead there. */
+  private stepsBetween(from: Uint8Array, to: Uint8Array): StateStep[] | undefined {
+    const path: StateStep[] = [];
+    for (let at = from; !equalsBytes(at, to); at = path[path.length - 1]!.to) {
+      const step = this.#steps.get(bytesToHex(at));
+      if (!step || path.length === STEPS_KEPT) return undefined;
+      path.push(step);
+    }
+    return path;
   }
 
   /** Runs the call on the state after `header` with `gas` (intrinsic included). */

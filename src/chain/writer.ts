@@ -16,6 +16,7 @@ import {
 } from './execution/blockRunner.ts';
 import { EMPTY_UNCLES_HASH, encodeFullHeader, mergedMiningBaseHash, NO_SEAL, unclesHashOf, type BlockHeader } from './codec/header.ts';
 import { ensureLogIndex, indexedMarkerOp, logIndexOps } from './logs/logIndex.ts';
+import type { StateStep } from './storage/cacheChanges.ts';
 import { Lru } from './storage/lru.ts';
 import { MergedMiningHasher } from './mergedMiningHash.ts';
 import type { ChainReader, HeadInfo } from './reader.ts';
@@ -38,6 +39,8 @@ export interface HeadChange {
   readonly rewound?: boolean;
   /** The trie nodes the added blocks stored, by key: for the RPC workers, which read the new state next (docs/rpc-workers.md, "Heads told ahead"). */
   readonly nodes?: ReadonlyMap<string, Uint8Array>;
+  /** The state steps of the added blocks that changed state, oldest first: for the same workers' call VMs. */
+  readonly states?: readonly StateStep[];
 }
 
 /**
@@ -49,6 +52,7 @@ export function mergeHeadChanges(changes: readonly HeadChange[]): HeadChange | u
   const added: Block[] = [];
   const removed: Block[] = [];
   const nodes = new Map<string, Uint8Array>();
+  const states: StateStep[] = [];
   for (const change of changes) {
     for (const block of change.removed) {
       if (added.length && equalsBytes(added[added.length - 1]!.hash, block.hash)) added.pop();
@@ -56,8 +60,9 @@ export function mergeHeadChanges(changes: readonly HeadChange[]): HeadChange | u
     }
     for (const block of change.added) added.push(block);
     for (const [key, node] of change.nodes ?? []) nodes.set(key, node);
+    states.push(...(change.states ?? []));
   }
-  return { head: changes[changes.length - 1]!.head, added, removed, nodes };
+  return { head: changes[changes.length - 1]!.head, added, removed, nodes, states };
 }
 
 export interface ImportOutcome {
@@ -341,7 +346,8 @@ export class ChainWriter {
     this.#executions.delete(hex(baseHash));
     // A reorg rewrites canonical entries that the blocks after it read from disk: it is written at once.
     if (!onHead) await this.flush();
-    return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change, nodes: exec.overlay.writes } };
+    const states = exec.changes ? [{ from: parent.stateRoot, to: block.header.stateRoot, changes: exec.changes }] : [];
+    return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change, nodes: exec.overlay.writes, states } };
   }
 
   /** Checks the block (validation.ts) and executes it, or takes its template's execution. */

@@ -4,12 +4,16 @@
  * pool under concurrency, and the touched state it reports.
  */
 import { createLegacyTx } from '@ethereumjs/tx';
-import { Address, bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util';
+import { RLP } from '@ethereumjs/rlp';
+import { Address, bytesToHex, concatBytes, createContractAddress, hexToBytes } from '@ethereumjs/util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CallExecutor } from '../../src/chain/calls.ts';
+import type { StateEdit } from '../../src/chain/execution/blockRunner.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/execution/networks.ts';
+import type { StateStep } from '../../src/chain/storage/cacheChanges.ts';
 import { openTestChain, type TestChain } from '../helpers/chain.ts';
+import { initCodeFor } from '../helpers/initCode.ts';
 
 const DEV = DEV_ACCOUNTS[0]!.address;
 const NOBODY = hexToBytes('0x7777777777777777777777777777777777777777');
@@ -123,6 +127,68 @@ Calls('one VM keeps its reads per state root: a call after a new head sees the n
   assert.is(await balanceAt(after), 5n);
   assert.is(await balanceAt(before), 0n, 'the older block');
   assert.is(await balanceAt(after), 5n);
+});
+
+/** Runtime: with calldata, stores its first word in slot 0; without, returns slot 0. */
+const STORE_OR_READ = '36600c575f545f5260205ff35b5f355f5500';
+const word = (n: number) => hexToBytes(`0x${n.toString(16).padStart(64, '0')}`);
+/** Runtime: returns 42. */
+const RETURN_42 = '602a5f5260205ff3';
+
+/** Mines `txs` (legacy, from the first development account, nonces from its current one) after `stateEdits` on the head; the import's outcome. */
+async function mine(chain: TestChain, txs: { to?: Uint8Array; data?: Uint8Array; value?: bigint }[], stateEdits?: StateEdit[]) {
+  const { reader, writer } = chain;
+  const head = reader.head().header;
+  const first = (await reader.stateAt(head.stateRoot).getAccount(new Address(DEV)))?.nonce ?? 0n;
+  const signed = txs.map((fields, i) => createLegacyTx({ nonce: first + BigInt(i), gasLimit: 200_000n, gasPrice: 0n, ...fields }, { common: reader.common })
+    .sign(DEV_ACCOUNTS[0]!.privateKey));
+  const template = await writer.build({ coinbase: NETWORKS.regtest.defaultCoinbase, txs: signed, timestamp: head.timestamp + 1n, minimumGasPriceTarget: 0n, stateEdits });
+  const outcome = await writer.import(await chain.sealed(template));
+  assert.is(outcome.result, 'IMPORTED_BEST');
+  return { outcome, nonce: first + BigInt(txs.length) };
+}
+
+Calls('a VM told a block\'s state step moves to its state keeping its caches: it sees what the block changed (a slot, balances, code replaced, a contract made), as a new VM does', async () => {
+  const chain = await open();
+  const { reader } = chain;
+  const deploy = { data: hexToBytes(initCodeFor(STORE_OR_READ) as `0x${string}`) };
+  const { nonce } = await mine(chain, [deploy, deploy]);
+  const [store, replaced] = [nonce - 2n, nonce - 1n].map((n) => createContractAddress(new Address(DEV), n).bytes) as [Uint8Array, Uint8Array];
+  const later = createContractAddress(new Address(DEV), nonce + 2n).bytes;
+  const calls = new CallExecutor(reader, 1);
+  const reads = async (executor: CallExecutor) => {
+    const head = reader.head().header;
+    const run = async (req: { to?: Uint8Array; data?: Uint8Array }) => bytesToHex((await executor.call(head, { from: DEV, ...req }, GAS)).returnValue);
+    return [
+      await run({ to: store }), await run({ data: balanceOf(NOBODY) }), await run({ data: balanceOf(DEV) }), await run({ to: later }), await run({ to: replaced }),
+    ];
+  };
+  const before = await reads(calls); // the VM's caches now hold these, at the state before the block
+  assert.is(before[0], bytesToHex(word(0)));
+  assert.equal([before[3], before[4]], ['0x', bytesToHex(word(0))], 'no code at `later` yet');
+
+  // The block replaces a contract's code (hardhat_setCode), stores into the other, pays NOBODY, and deploys a
+  // contract where the VM had read no code.
+  const { outcome } = await mine(chain, [{ to: store, data: word(7) }, { to: NOBODY, value: 5n }, deploy], [{ address: replaced, code: hexToBytes(`0x${RETURN_42}`) }]);
+  const steps = outcome.headChange?.states ?? [];
+  assert.is(steps.length, 1);
+  calls.remember(steps);
+  const after = await reads(calls);
+  assert.equal(after, await reads(new CallExecutor(reader, 1)));
+  assert.equal([after[0], BigInt(after[1]!) - BigInt(before[1]!), after[3], after[4]], [bytesToHex(word(7)), 5n, bytesToHex(word(0)), bytesToHex(word(42))]);
+  assert.is.not(after[2], before[2], 'the sender\'s balance, read before the block, moved');
+
+  // Told a step that claims another value for the slot, a VM at the state before the block answers it: the
+  // step's values went into its caches, and the slot was not read from the trie again.
+  const told = new CallExecutor(reader, 1);
+  const [{ from, to, changes }] = steps as [StateStep];
+  const storeKey = bytesToHex(store).slice(2);
+  const slots = new Map(changes.slots);
+  slots.set(storeKey, new Map([...changes.slots.get(storeKey)!].map(([slot]) => [slot, RLP.encode(word(99).subarray(31))])));
+  const atParent = { ...reader.head().header, stateRoot: from };
+  assert.is(bytesToHex((await told.call(atParent, { from: DEV, to: store }, GAS)).returnValue), bytesToHex(word(0)), 'the VM starts before the block');
+  told.remember([{ from, to, changes: { ...changes, slots } }]);
+  assert.is(bytesToHex((await told.call(reader.head().header, { from: DEV, to: store }, GAS)).returnValue), bytesToHex(word(99)));
 });
 
 Calls.run();

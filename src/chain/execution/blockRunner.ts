@@ -15,7 +15,7 @@ import { createVM, type VM } from '@ethereumjs/vm';
 import { encodeAccountsInOnePass } from '../codec/accountEncoding.ts';
 import { keccak256, uintBytes } from '../codec/bytes.ts';
 import { encodeRlp } from '../codec/rlp.ts';
-import type { CacheUndo } from '../storage/cacheUndo.ts';
+import type { BlockCacheChanges, StateChanges } from '../storage/cacheChanges.ts';
 import { BatchedTrie, BatchedStateManager } from '../storage/stateTrie.ts';
 import { OverlayTrieDb } from '../storage/trieDb.ts';
 import { orderedTrieRoot } from '../storage/trieRoot.ts';
@@ -190,6 +190,8 @@ export interface ExecutionResult {
   readonly rejected: readonly { tx: TypedTransaction; reason: string }[];
   /** The accounts the block wrote, by 0x address, with their values under `stateRoot` (undefined: deleted). */
   readonly accounts: ReadonlyMap<string, Account | undefined>;
+  /** What the block changed in the state caches, as values after it (undefined: a block that changes no state). */
+  readonly changes?: StateChanges;
 }
 
 export class InvalidBlockError extends Error {}
@@ -216,8 +218,8 @@ export function executeBlock(
 export class BlockRunner {
   readonly #overlay: OverlayTrieDb;
   #machine: Promise<{ vm: VM; sm: BatchedStateManager }> | undefined;
-  /** The last runs on the VM's line of states, oldest first: each one's parent state root and what undoes its changes to the caches. */
-  #runs: { readonly before: Uint8Array; readonly undo: CacheUndo }[] = [];
+  /** The last runs on the VM's line of states, oldest first: each one's parent state root and its changes to the caches. */
+  #runs: { readonly before: Uint8Array; readonly changes: BlockCacheChanges }[] = [];
 
   constructor(private readonly env: ExecutionEnv) {
     this.#overlay = new OverlayTrieDb(env.trieDb);
@@ -244,11 +246,11 @@ export class BlockRunner {
       // mined) keeps the state caches: they hold that state.
       if (!equalsBytes(await sm.getStateRoot(), parentStateRoot)) await this.#reroot(sm, parentStateRoot);
       const result = await runBlockTxs(env, vm, sm, ctx, txs, mode);
-      const undo = sm.takeUndo();
-      if (undo) this.#runs.push({ before: parentStateRoot, undo });
+      const changes = sm.takeChanges();
+      if (changes) this.#runs.push({ before: parentStateRoot, changes });
       if (this.#runs.length > RUNS_KEPT) this.#runs.shift();
       // The writes leave with the result (a template may be imported later); the runner's overlay is reused.
-      return { ...result, overlay: new OverlayTrieDb(env.trieDb, new Map(this.#overlay.writes)) };
+      return { ...result, overlay: new OverlayTrieDb(env.trieDb, new Map(this.#overlay.writes)), changes: changes?.after() };
     } catch (err) {
       this.#machine = undefined;
       this.#runs = [];
@@ -266,7 +268,7 @@ export class BlockRunner {
       this.#runs = [];
       return sm.setStateRoot(stateRoot);
     }
-    for (const run of this.#runs.splice(from).reverse()) run.undo.restore();
+    for (const run of this.#runs.splice(from).reverse()) run.changes.restore();
     await sm.setStateRoot(stateRoot, false);
   }
 }

@@ -12,12 +12,14 @@
  * those reads follow the call's own writes, and are left to the library.
  *
  * Kept values are values under one root: `setStateRoot` clears the caches (the library does), and so
- * does `keepReadsWithin` once more than its bound were kept.
+ * does `keepReadsWithin` once more than its bound were kept; a move to a block's state that `advance`
+ * gave the block's changes keeps them.
  */
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Caches, type AccountCache, type CodeCache, type StorageCache } from '@ethereumjs/statemanager';
 import { bytesToUnprefixedHex, ValueEncoding, type Account, type Address, type DB } from '@ethereumjs/util';
+import { applyChanges, type StateChanges } from './cacheChanges.ts';
 import { BatchedStateManager, BatchedTrie } from './stateTrie.ts';
 
 /** A cache's notes of what each checkpoint level first changed (the library's, not in its typings). */
@@ -47,6 +49,11 @@ export class CallStateManager extends BatchedStateManager {
     if (this.#kept <= this.bound) return;
     this._caches?.clear();
     this.#kept = 0;
+  }
+
+  /** Takes a block's changes to the caches, at the state before it (then `setStateRoot` to its root, keeping the caches). */
+  advance(changes: StateChanges): void {
+    this.#kept += applyChanges(this._caches!, changes);
   }
 
   override async setStateRoot(stateRoot: Uint8Array, clearCache = true): Promise<void> {

@@ -18,7 +18,7 @@ import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bytesToUnprefixedHex, concatBytes, createAccountFromRLP, equalsBytes, unpadBytes } from '@ethereumjs/util';
 import { hex, keccak256 } from '../codec/bytes.ts';
 import { encodeRlp } from '../codec/rlp.ts';
-import { CacheUndo } from './cacheUndo.ts';
+import { BlockCacheChanges } from './cacheChanges.ts';
 import { Lru } from './lru.ts';
 import {
   buildNode, byFirstNibble, emptyBranch, EMPTY, extensionNode, fromCompact, leafNode, reference, toNibbles, type KeyPath, type RawItem, type RawNode,
@@ -269,8 +269,8 @@ export class BatchedStateManager extends MerkleStateManager {
   readonly #storageTries = new Lru<string, BatchedTrie>(64);
   /** Accounts written (put or deleted) since `recordWrites` (one Address object may repeat another); undefined when not recording. */
   #written: Set<Address> | undefined;
-  /** What the caches held before each write since `recordWrites`; undefined when not recording. */
-  #undo: CacheUndo | undefined;
+  /** The caches' entries noted before each write since `recordWrites`; undefined when not recording. */
+  #changes: BlockCacheChanges | undefined;
   /**
    * Accounts decoded from the state cache's encodings, by encoding (the cache makes a new one at every
    * put): the library decodes the cached encoding at every getAccount, several times per transaction.
@@ -296,7 +296,7 @@ export class BatchedStateManager extends MerkleStateManager {
 
   override putAccount(address: Address, account?: Account): Promise<void> {
     this.#written?.add(address);
-    this.#undo?.account(address);
+    this.#changes?.account(address);
     // The library's putAccount writes the cache before it returns (its body awaits nothing then).
     const done = super.putAccount(address, account);
     const rlp = account && this._caches?.account?.get(address)?.accountRLP;
@@ -314,7 +314,7 @@ export class BatchedStateManager extends MerkleStateManager {
    */
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     const storage = this._caches?.storage;
-    this.#undo?.slot(address, key);
+    this.#changes?.slot(address, key);
     if (!storage || key.length !== 32 || value.length > 32) return super.putStorage(address, key, value);
     if (!(await this.getAccount(address))) return super.putStorage(address, key, value);
     storage.put(address, key, RLP.encode(unpadBytes(value)));
@@ -328,7 +328,7 @@ export class BatchedStateManager extends MerkleStateManager {
    */
   override deleteAccount(address: Address): Promise<void> {
     this.#written?.add(address);
-    this.#undo?.drop(address);
+    this.#changes?.drop(address);
     const id = storageTrieId(address);
     delete this._storageTries[id];
     this.#storageTries.delete(id);
@@ -349,26 +349,26 @@ export class BatchedStateManager extends MerkleStateManager {
   }
 
   override putCode(address: Address, value: Uint8Array): Promise<void> {
-    this.#undo?.code(address);
+    this.#changes?.code(address);
     return super.putCode(address, value);
   }
 
   override clearStorage(address: Address): Promise<void> {
-    this.#undo?.drop(address);
+    this.#changes?.drop(address);
     return super.clearStorage(address);
   }
 
-  /** Starts noting the accounts written and what the caches held before (a block's execution; calls, which revert, never ask). */
+  /** Starts noting the accounts written and the cache entries they change (a block's execution; calls, which revert, never ask). */
   recordWrites(): void {
     this.#written = new Set();
-    this.#undo = this._caches && new CacheUndo(this._caches);
+    this.#changes = this._caches && new BlockCacheChanges(this._caches);
   }
 
-  /** What restores the caches to their state at `recordWrites` (undefined without caches); stops noting it. */
-  takeUndo(): CacheUndo | undefined {
-    const undo = this.#undo;
-    this.#undo = undefined;
-    return undo;
+  /** The cache entries changed since `recordWrites` (undefined without caches); stops noting them. */
+  takeChanges(): BlockCacheChanges | undefined {
+    const changes = this.#changes;
+    this.#changes = undefined;
+    return changes;
   }
 
   /** The accounts written since `recordWrites` (some perhaps reverted since), by 0x address; stops recording. */

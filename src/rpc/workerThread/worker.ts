@@ -36,10 +36,12 @@ export async function serveRpcWorker(): Promise<void> {
 
   /**
    * Publishes the block `hash` as the head of this worker's view, once per new head; the header when it is new.
-   * Told by the main thread (`known`), it reads nothing from the database, and keeps the trie nodes the head's blocks stored.
+   * Told by the main thread (`known`), it reads nothing from the database, and keeps the trie nodes the head's blocks
+   * stored and their state steps.
    */
   async function follow(hash: Uint8Array, known?: KnownHead): Promise<BlockHeader | undefined> {
     if (known?.nodes) reader.trieDb.remember(known.nodes);
+    if (known?.states) calls.remember(known.states);
     if (bytesToHex(hash) === head) return undefined;
     const [header, totalDifficulty] = known
       ? [decodeFullHeader(known.header), known.totalDifficulty]

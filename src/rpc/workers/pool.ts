@@ -15,6 +15,7 @@ import { JsonStream, JsonText } from '../json.ts';
 import { WORKER_IDLE_MS, type RpcWorkerOptions } from './options.ts';
 import type { FromWorker, KnownHead, ToWorker, WorkerInit, WorkerRequest } from './protocol.ts';
 import type { HeadInfo } from '../../chain/reader.ts';
+import type { StateStep } from '../../chain/storage/cacheChanges.ts';
 import { encodeFullHeader } from '../../chain/codec/header.ts';
 import type { PendingSnapshot } from '../pending.ts';
 import { logger } from '../../log.ts';
@@ -78,20 +79,24 @@ function pendingFor(slot: Slot, job: Job): WorkerRequest['pending'] {
 /** How long after its last request a worker is still told new heads. */
 const HEADS_AFTER_REQUEST_MS = 1_000;
 
-/** Trie nodes a head's message carries at most, in bytes: a longer run's nodes are read from disk when needed. */
+/** Trie nodes a head's message carries at most, in bytes: a longer run's nodes are read from disk when needed, and its call VMs start over. */
 const HEAD_NODES_MAX_BYTES = 256 * 1024;
 
-export type WorkerHeadProtocol = { tell: { type: 'head'; head: HeadInfo; nodes?: ReadonlyMap<string, Uint8Array> }; ask: Record<never, never> };
+export type WorkerHeadProtocol = {
+  tell: { type: 'head'; head: HeadInfo; nodes?: ReadonlyMap<string, Uint8Array>; states?: readonly StateStep[] };
+  ask: Record<never, never>;
+};
 
-/** The bus event the workers hear: the chain's new head, and the trie nodes its blocks stored. */
+/** The bus event the workers hear: the chain's new head, the trie nodes its blocks stored and their state steps. */
 export const workerHeadEvent = (e: NodeEvent): WorkerHeadProtocol['tell'] | undefined =>
-  e.type === 'chain.headChanged' ? { type: 'head', head: e.head, nodes: e.nodes } : undefined;
+  e.type === 'chain.headChanged' ? { type: 'head', head: e.head, nodes: e.nodes, states: e.states } : undefined;
 
-/** What a worker needs to follow `head` without reading the database (the nodes only while they are few). */
-function knownHead(head: HeadInfo, nodes: ReadonlyMap<string, Uint8Array> | undefined): KnownHead {
+/** What a worker needs to follow `head` without reading the database (the nodes and steps only while they are few). */
+function knownHead({ head, nodes, states }: WorkerHeadProtocol['tell']): KnownHead {
   let bytes = 0;
   for (const node of nodes?.values() ?? []) bytes += node.byteLength;
-  return { header: encodeFullHeader(head.header), totalDifficulty: head.totalDifficulty, nodes: bytes <= HEAD_NODES_MAX_BYTES ? nodes : undefined };
+  const few = bytes <= HEAD_NODES_MAX_BYTES;
+  return { header: encodeFullHeader(head.header), totalDifficulty: head.totalDifficulty, nodes: few ? nodes : undefined, states: few ? states : undefined };
 }
 
 /** A worker's entry (docs/rpc-workers.md, "Entry"): src/workerMain.ts, or in the bundle's folder dist/worker.mjs (testnet/bundle.ts builds it with dist/main.mjs). */
@@ -197,13 +202,13 @@ export class RpcWorkerPool {
    */
   readonly headRef: ActorRef<WorkerHeadProtocol> = {
     name: 'rpc workers',
-    tell: ({ head, nodes }) => {
+    tell: (told) => {
       const since = performance.now() - HEADS_AFTER_REQUEST_MS;
       let known: KnownHead | undefined;
       for (const slot of this.#slots) {
         if (!slot.ready || slot.lastRequestAt! <= since) continue;
-        known ??= knownHead(head, nodes);
-        slot.worker.postMessage({ head: head.hash, known } satisfies ToWorker);
+        known ??= knownHead(told);
+        slot.worker.postMessage({ head: told.head.hash, known } satisfies ToWorker);
       }
     },
     ask: () => Promise.reject(new Error('the worker pool answers no asks')),

@@ -1,5 +1,6 @@
 /** Messages between the RPC worker pool (main thread) and its workers (docs/rpc-workers.md, "Workers"). */
 import type { NetworkName } from '../../chain/execution/networks.ts';
+import type { StateStep } from '../../chain/storage/cacheChanges.ts';
 import type { PendingPayload } from '../pending.ts';
 
 /** What a worker starts with (its workerData). */
@@ -34,12 +35,14 @@ export type WorkerAnswer =
 
 /**
  * A new head as the main thread knows it (docs/rpc-workers.md, "Heads told ahead"): its header (full
- * encoding) and total difficulty, and the trie nodes its blocks stored, unless there were too many.
+ * encoding) and total difficulty, and, unless they are too large, the trie nodes its blocks stored and
+ * their state steps.
  */
 export interface KnownHead {
   readonly header: Uint8Array;
   readonly totalDifficulty: bigint;
   readonly nodes?: ReadonlyMap<string, Uint8Array>;
+  readonly states?: readonly StateStep[];
 }
 
 /**
