@@ -176,8 +176,9 @@ export class CallExecutor {
   private async moveTo(entry: PooledVm, header: BlockHeader): Promise<void> {
     if (entry.root === header.stateRoot || equalsBytes(entry.root, header.stateRoot)) return;
     const path = this.stepsBetween(entry.root, header.stateRoot);
-    if (path) for (const step of path) entry.state.advance(step.changes);
+    // The root first: if it cannot be set, the caches still hold the state the VM is at.
     await entry.state.setStateRoot(header.stateRoot, !path);
+    if (path) for (const step of path) entry.state.advance(step.changes);
     entry.root = header.stateRoot;
   }
 

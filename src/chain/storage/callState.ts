@@ -51,7 +51,7 @@ export class CallStateManager extends BatchedStateManager {
     this.#kept = 0;
   }
 
-  /** Takes a block's changes to the caches, at the state before it (then `setStateRoot` to its root, keeping the caches). */
+  /** Takes a block's changes into caches that hold the state before it (the root moved to the block's with `setStateRoot(root, false)`). */
   advance(changes: StateChanges): void {
     this.#kept += applyChanges(this._caches!, changes);
   }
