@@ -100,16 +100,7 @@ export class BlockCacheChanges {
     const { account, code, storage } = caches(this.caches);
     for (const [key, value] of this.#accounts) write(account, key, value);
     for (const [key, value] of this.#code) write(code, key, value);
-    for (const [address, slots] of this.#slots) {
-      let map = read(storage, address);
-      for (const [key, value] of slots) {
-        if (value === undefined) map?.delete(key);
-        else {
-          if (!map) write(storage, address, (map = new Map()));
-          map.set(key, value);
-        }
-      }
-    }
+    for (const [address, slots] of this.#slots) writeSlots(storage, address, slots);
     for (const key of this.#dropped) forget(this.caches, key);
   }
 
@@ -142,18 +133,23 @@ export function applyChanges(into: Caches, changes: StateChanges): number {
     written++;
   }
   for (const [address, slots] of changes.slots) {
-    let map = read(storage, address);
-    for (const [key, value] of slots) {
-      if (value === undefined) map?.delete(key);
-      else {
-        if (!map) write(storage, address, (map = new Map()));
-        map.set(key, value);
-      }
-      written++;
-    }
+    writeSlots(storage, address, slots);
+    written += slots.size;
   }
   for (const key of changes.dropped) forget(into, key);
   return written;
+}
+
+/** Sets an account's cached slots to `slots`' values (undefined: not cached). The cache changes an account's map in place. */
+function writeSlots(storage: KeyedCache<Slots> | undefined, address: string, slots: ReadonlyMap<string, Uint8Array | undefined>): void {
+  let map = read(storage, address);
+  for (const [key, value] of slots) {
+    if (value === undefined) map?.delete(key);
+    else {
+      if (!map) write(storage, address, (map = new Map()));
+      map.set(key, value);
+    }
+  }
 }
 
 function forget(from: Caches, key: string): void {
