@@ -12,7 +12,7 @@ import { ZERO_ADDRESS, ZERO_HASH } from './codec/bytes.ts';
 import { createExecutionVM, executionBlock } from './execution/blockRunner.ts';
 import type { StoredLog } from './codec/block.ts';
 import { callStateManagerAt, type CallStateManager } from './storage/callState.ts';
-import type { StateStep } from './storage/cacheChanges.ts';
+import type { StateChanges, StateStep } from './storage/cacheChanges.ts';
 import { Lru } from './storage/lru.ts';
 import { OverlayTrieDb } from './storage/trieDb.ts';
 import type { BlockHeader } from './codec/header.ts';
@@ -58,8 +58,19 @@ interface PooledVm {
   readonly scratch: OverlayTrieDb;
 }
 
-/** Blocks' state steps a CallExecutor keeps (a VM more blocks behind the head starts over). */
+/** Blocks' state steps a CallExecutor keeps (a VM more blocks away from the head starts over). */
 const STEPS_KEPT = 16;
+
+/** The steps from state root `from` to `to`, each found by `next` at the root the last one led to; undefined when they do not lead there. */
+function stepsBetween(from: Uint8Array, to: Uint8Array, next: (at: Uint8Array) => StateStep | undefined, onward: (step: StateStep) => Uint8Array): StateStep[] | undefined {
+  const path: StateStep[] = [];
+  for (let at = from; !equalsBytes(at, to); at = onward(path[path.length - 1]!)) {
+    const step = next(at);
+    if (!step || path.length === STEPS_KEPT) return undefined;
+    path.push(step);
+  }
+  return path;
+}
 
 export class CallExecutor {
   readonly #idle: PooledVm[] = [];
@@ -75,8 +86,9 @@ export class CallExecutor {
   readonly #txCommon: Common;
   /** Account and storage values read by the pooled VMs, by trie root and key (see BatchedTrie). */
   readonly #reads = new Lru<string, Uint8Array | null>(4096);
-  /** Recent blocks' state steps by the state root they start from (hex): a VM there moves on with its caches. */
-  readonly #steps = new Lru<string, StateStep>(STEPS_KEPT);
+  /** Recent blocks' state steps by the state root they start from and by the one they end at (hex): a VM at either moves across with its caches. */
+  readonly #stepsFrom = new Lru<string, StateStep>(STEPS_KEPT);
+  readonly #stepsTo = new Lru<string, StateStep>(STEPS_KEPT);
 
   /** `trieDb`: where state is read; a pending block's execution passes its own (committed nodes plus its writes). */
   constructor(
@@ -166,31 +178,29 @@ export class CallExecutor {
 
   /** Takes new blocks' state steps (docs/rpc-workers.md, "Heads told ahead"). */
   remember(steps: readonly StateStep[]): void {
-    for (const step of steps) this.#steps.set(bytesToHex(step.from), step);
+    for (const step of steps) {
+      this.#stepsFrom.set(bytesToHex(step.from), step);
+      this.#stepsTo.set(bytesToHex(step.to), step);
+    }
   }
 
   /**
-   * Moves `entry`'s VM to the state after `header`: through the known steps from its state, taking their
-   * changes into its caches, or else with its caches emptied.
+   * Moves `entry`'s VM to the state after `header`: across the known steps from its state, forward (a new
+   * head) or back (a revert), taking their changes into its caches; or else with its caches emptied.
    */
   private async moveTo(entry: PooledVm, header: BlockHeader): Promise<void> {
     if (entry.root === header.stateRoot || equalsBytes(entry.root, header.stateRoot)) return;
-    const path = this.stepsBetween(entry.root, header.stateRoot);
+    const changes = this.changesBetween(entry.root, header.stateRoot);
     // The root first: if it cannot be set, the caches still hold the state the VM is at.
-    await entry.state.setStateRoot(header.stateRoot, !path);
-    if (path) for (const step of path) entry.state.advance(step.changes);
+    await entry.state.setStateRoot(header.stateRoot, !changes);
+    for (const change of changes ?? []) entry.state.applyCacheChanges(change);
     entry.root = header.stateRoot;
   }
 
-  /** The known steps from state root `from` to `to`, in order; undefined when they do not lead there. */
-  private stepsBetween(from: Uint8Array, to: Uint8Array): StateStep[] | undefined {
-    const path: StateStep[] = [];
-    for (let at = from; !equalsBytes(at, to); at = path[path.length - 1]!.to) {
-      const step = this.#steps.get(bytesToHex(at));
-      if (!step || path.length === STEPS_KEPT) return undefined;
-      path.push(step);
-    }
-    return path;
+  /** The changes that take caches at state root `from` to `to`, in order, by the known steps; undefined when they do not lead there. */
+  private changesBetween(from: Uint8Array, to: Uint8Array): StateChanges[] | undefined {
+    return stepsBetween(from, to, (at) => this.#stepsFrom.get(bytesToHex(at)), (step) => step.to)?.map((step) => step.after)
+      ?? stepsBetween(from, to, (at) => this.#stepsTo.get(bytesToHex(at)), (step) => step.from)?.map((step) => step.before);
   }
 
   /** Runs the call on the state after `header` with `gas` (intrinsic included). */

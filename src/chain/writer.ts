@@ -346,7 +346,7 @@ export class ChainWriter {
     this.#executions.delete(hex(baseHash));
     // A reorg rewrites canonical entries that the blocks after it read from disk: it is written at once.
     if (!onHead) await this.flush();
-    const states = exec.changes ? [{ from: parent.stateRoot, to: block.header.stateRoot, changes: exec.changes }] : [];
+    const states = exec.changes ? [{ from: parent.stateRoot, to: block.header.stateRoot, ...exec.changes }] : [];
     return { result: 'IMPORTED_BEST', block, headChange: { head: newHead, ...change, nodes: exec.overlay.writes, states } };
   }
 

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { CallExecutor } from '../../src/chain/calls.ts';
 import type { StateEdit } from '../../src/chain/execution/blockRunner.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/execution/networks.ts';
-import type { StateStep } from '../../src/chain/storage/cacheChanges.ts';
+import type { StateChanges, StateStep } from '../../src/chain/storage/cacheChanges.ts';
 import { openTestChain, type TestChain } from '../helpers/chain.ts';
 import { initCodeFor } from '../helpers/initCode.ts';
 
@@ -148,7 +148,7 @@ async function mine(chain: TestChain, txs: { to?: Uint8Array; data?: Uint8Array;
   return { outcome, nonce: first + BigInt(txs.length) };
 }
 
-Calls('a VM told a block\'s state step moves to its state keeping its caches: it sees what the block changed (a slot, balances, code replaced, a contract made), as a new VM does', async () => {
+Calls('a VM told a block\'s state step moves across it keeping its caches: it sees what the block changed (a slot, balances, code replaced, a contract made), as a new VM does, and back', async () => {
   const chain = await open();
   const { reader } = chain;
   const deploy = { data: hexToBytes(initCodeFor(STORE_OR_READ) as `0x${string}`) };
@@ -156,13 +156,13 @@ Calls('a VM told a block\'s state step moves to its state keeping its caches: it
   const [store, replaced] = [nonce - 2n, nonce - 1n].map((n) => createContractAddress(new Address(DEV), n).bytes) as [Uint8Array, Uint8Array];
   const later = createContractAddress(new Address(DEV), nonce + 2n).bytes;
   const calls = new CallExecutor(reader, 1);
-  const reads = async (executor: CallExecutor) => {
-    const head = reader.head().header;
+  const reads = async (executor: CallExecutor, head = reader.head().header) => {
     const run = async (req: { to?: Uint8Array; data?: Uint8Array }) => bytesToHex((await executor.call(head, { from: DEV, ...req }, GAS)).returnValue);
     return [
       await run({ to: store }), await run({ data: balanceOf(NOBODY) }), await run({ data: balanceOf(DEV) }), await run({ to: later }), await run({ to: replaced }),
     ];
   };
+  const parent = reader.head().header;
   const before = await reads(calls); // the VM's caches now hold these, at the state before the block
   assert.is(before[0], bytesToHex(word(0)));
   assert.equal([before[3], before[4]], ['0x', bytesToHex(word(0))], 'no code at `later` yet');
@@ -177,18 +177,22 @@ Calls('a VM told a block\'s state step moves to its state keeping its caches: it
   assert.equal(after, await reads(new CallExecutor(reader, 1)));
   assert.equal([after[0], BigInt(after[1]!) - BigInt(before[1]!), after[3], after[4]], [bytesToHex(word(7)), 5n, bytesToHex(word(0)), bytesToHex(word(42))]);
   assert.is.not(after[2], before[2], 'the sender\'s balance, read before the block, moved');
+  // And back, as after an evm_revert: the values before the block.
+  assert.equal(await reads(calls, parent), before);
 
-  // Told a step that claims another value for the slot, a VM at the state before the block answers it: the
-  // step's values went into its caches, and the slot was not read from the trie again.
-  const told = new CallExecutor(reader, 1);
-  const [{ from, to, changes }] = steps as [StateStep];
+  // Told a step that claims other values for the slot, a VM on either side of the block answers them when it
+  // moves across: the step's values went into its caches, and the slot was not read from the trie again.
+  const [step] = steps as [StateStep];
   const storeKey = bytesToHex(store).slice(2);
-  const slots = new Map(changes.slots);
-  slots.set(storeKey, new Map([...changes.slots.get(storeKey)!].map(([slot]) => [slot, RLP.encode(word(99).subarray(31))])));
-  const atParent = { ...reader.head().header, stateRoot: from };
-  assert.is(bytesToHex((await told.call(atParent, { from: DEV, to: store }, GAS)).returnValue), bytesToHex(word(0)), 'the VM starts before the block');
-  told.remember([{ from, to, changes: { ...changes, slots } }]);
-  assert.is(bytesToHex((await told.call(reader.head().header, { from: DEV, to: store }, GAS)).returnValue), bytesToHex(word(99)));
+  const claiming = (side: StateChanges, n: number): StateChanges => ({
+    ...side, slots: new Map([...side.slots, [storeKey, new Map([...side.slots.get(storeKey)!].map(([slot]) => [slot, RLP.encode(word(n).subarray(31))]))]]),
+  });
+  const told = new CallExecutor(reader, 1);
+  const slotAt = async (header: typeof parent) => bytesToHex((await told.call(header, { from: DEV, to: store }, GAS)).returnValue);
+  assert.is(await slotAt(parent), bytesToHex(word(0)), 'the VM starts before the block');
+  told.remember([{ ...step, before: claiming(step.before, 98), after: claiming(step.after, 99) }]);
+  assert.is(await slotAt(reader.head().header), bytesToHex(word(99)));
+  assert.is(await slotAt(parent), bytesToHex(word(98)));
 });
 
 Calls.run();

@@ -15,7 +15,7 @@ import { createVM, type VM } from '@ethereumjs/vm';
 import { encodeAccountsInOnePass } from '../codec/accountEncoding.ts';
 import { keccak256, uintBytes } from '../codec/bytes.ts';
 import { encodeRlp } from '../codec/rlp.ts';
-import type { BlockCacheChanges, StateChanges } from '../storage/cacheChanges.ts';
+import type { BlockChanges } from '../storage/cacheChanges.ts';
 import { BatchedTrie, BatchedStateManager } from '../storage/stateTrie.ts';
 import { OverlayTrieDb } from '../storage/trieDb.ts';
 import { orderedTrieRoot } from '../storage/trieRoot.ts';
@@ -190,8 +190,8 @@ export interface ExecutionResult {
   readonly rejected: readonly { tx: TypedTransaction; reason: string }[];
   /** The accounts the block wrote, by 0x address, with their values under `stateRoot` (undefined: deleted). */
   readonly accounts: ReadonlyMap<string, Account | undefined>;
-  /** What the block changed in the state caches, as values after it (undefined: a block that changes no state). */
-  readonly changes?: StateChanges;
+  /** The state cache entries the block changed, with their values before and after it (undefined: a block that changes no state). */
+  readonly changes?: BlockChanges;
 }
 
 export class InvalidBlockError extends Error {}
@@ -219,7 +219,7 @@ export class BlockRunner {
   readonly #overlay: OverlayTrieDb;
   #machine: Promise<{ vm: VM; sm: BatchedStateManager }> | undefined;
   /** The last runs on the VM's line of states, oldest first: each one's parent state root and its changes to the caches. */
-  #runs: { readonly before: Uint8Array; readonly changes: BlockCacheChanges }[] = [];
+  #runs: { readonly before: Uint8Array; readonly changes: BlockChanges }[] = [];
 
   constructor(private readonly env: ExecutionEnv) {
     this.#overlay = new OverlayTrieDb(env.trieDb);
@@ -250,7 +250,7 @@ export class BlockRunner {
       if (changes) this.#runs.push({ before: parentStateRoot, changes });
       if (this.#runs.length > RUNS_KEPT) this.#runs.shift();
       // The writes leave with the result (a template may be imported later); the runner's overlay is reused.
-      return { ...result, overlay: new OverlayTrieDb(env.trieDb, new Map(this.#overlay.writes)), changes: changes?.after() };
+      return { ...result, overlay: new OverlayTrieDb(env.trieDb, new Map(this.#overlay.writes)), changes };
     } catch (err) {
       this.#machine = undefined;
       this.#runs = [];
@@ -268,7 +268,7 @@ export class BlockRunner {
       this.#runs = [];
       return sm.setStateRoot(stateRoot);
     }
-    for (const run of this.#runs.splice(from).reverse()) run.changes.restore();
+    for (const run of this.#runs.splice(from).reverse()) sm.applyCacheChanges(run.changes.before);
     await sm.setStateRoot(stateRoot, false);
   }
 }

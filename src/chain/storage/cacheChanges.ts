@@ -1,12 +1,11 @@
 /**
- * What one block's execution changed in a state manager's caches (account entries, code, slots), and the
- * two uses of it (docs/performance.md "Fixture tests", docs/rpc-workers.md "Heads told ahead"):
- * - the block runner, sent back to the state before the block (`evm_revert`, a template replaced, a reorg),
- *   puts back each entry's value from before the block and keeps the rest of its caches;
- * - the RPC workers' call VMs, at the state before the block, take each entry's value after it
- *   (`StateChanges`, sent with the new head) and keep the rest of their caches.
- * An entry the block only read holds the same value before and after it. An account deleted or whose
- * storage was cleared is forgotten whole: it is read again from the trie.
+ * What one block's execution changed in a state manager's caches (account entries, code, slots), as each
+ * entry's value before the block and after it, and their uses (docs/performance.md "Fixture tests",
+ * docs/rpc-workers.md "Heads told ahead"): caches that hold the state on one side of the block take the
+ * values of the other side and keep the rest, which the block did not change:
+ * - the block runner, sent back to the state before the block (`evm_revert`, a template replaced, a reorg);
+ * - the RPC workers' call VMs, moved to a new head's state (the changes come with the head), or back.
+ * An account deleted or whose storage was cleared is forgotten whole: it is read again from the trie.
  */
 import type { Caches } from '@ethereumjs/statemanager';
 import { bytesToUnprefixedHex, type Address } from '@ethereumjs/util';
@@ -41,9 +40,9 @@ function caches(of: Caches) {
 }
 
 /**
- * A block's changes to the cache entries, as values after it, by key (unprefixed hex): an account's encoding
- * (null: it does not exist), its code (null: none), a slot's encoded value; undefined where the entry is not
- * cached after the block. Plain maps, to be sent to another thread.
+ * Cache entries' values on one side of a block, by key (unprefixed hex): an account's encoding (null: it does
+ * not exist), its code (null: none), a slot's encoded value; undefined where the entry is not cached there.
+ * Plain maps, to be sent to another thread.
  */
 export interface StateChanges {
   readonly accounts: ReadonlyMap<string, Uint8Array | null | undefined>;
@@ -52,11 +51,16 @@ export interface StateChanges {
   readonly dropped: readonly string[];
 }
 
+/** The entries a block changed, with their values before it and after it. */
+export interface BlockChanges {
+  readonly before: StateChanges;
+  readonly after: StateChanges;
+}
+
 /** A block's move of the state, from its parent's state root to its own, with its changes to the cache entries. */
-export interface StateStep {
+export interface StateStep extends BlockChanges {
   readonly from: Uint8Array;
   readonly to: Uint8Array;
-  readonly changes: StateChanges;
 }
 
 /** A block's changes as they happen, each entry noted before its first change. */
@@ -95,32 +99,33 @@ export class BlockCacheChanges {
     this.#dropped.add(bytesToUnprefixedHex(address.bytes));
   }
 
-  /** Puts the noted entries back as they were before the block (the caches then hold that state). */
-  restore(): void {
+  /** The noted entries' values before the block, and as the caches hold them now, after it. */
+  take(): BlockChanges {
     const { account, code, storage } = caches(this.caches);
-    for (const [key, value] of this.#accounts) write(account, key, value);
-    for (const [key, value] of this.#code) write(code, key, value);
-    for (const [address, slots] of this.#slots) writeSlots(storage, address, slots);
-    for (const key of this.#dropped) forget(this.caches, key);
-  }
-
-  /** The noted entries as the caches hold them now, after the block. */
-  after(): StateChanges {
-    const { account, code, storage } = caches(this.caches);
-    const valueOf = <E>(entry: E | undefined, value: (e: E) => Uint8Array | undefined) => (entry === undefined ? undefined : value(entry) ?? null);
+    const dropped = [...this.#dropped];
     return {
-      accounts: new Map([...this.#accounts.keys()].map((key) => [key, valueOf(read(account, key), (e) => e.accountRLP)])),
-      code: new Map([...this.#code.keys()].map((key) => [key, valueOf(read(code, key), (e) => e.code)])),
-      slots: new Map([...this.#slots].map(([address, slots]) => {
-        const now = read(storage, address);
-        return [address, new Map([...slots.keys()].map((key) => [key, now?.get(key)]))];
-      })),
-      dropped: [...this.#dropped],
+      before: {
+        accounts: new Map([...this.#accounts].map(([key, entry]) => [key, valueOf(entry, (e) => e.accountRLP)])),
+        code: new Map([...this.#code].map(([key, entry]) => [key, valueOf(entry, (e) => e.code)])),
+        slots: this.#slots,
+        dropped,
+      },
+      after: {
+        accounts: new Map([...this.#accounts.keys()].map((key) => [key, valueOf(read(account, key), (e) => e.accountRLP)])),
+        code: new Map([...this.#code.keys()].map((key) => [key, valueOf(read(code, key), (e) => e.code)])),
+        slots: new Map([...this.#slots].map(([address, slots]) => {
+          const now = read(storage, address);
+          return [address, new Map([...slots.keys()].map((key) => [key, now?.get(key)]))];
+        })),
+        dropped,
+      },
     };
   }
 }
 
-/** Takes a block's changes into caches that hold the state before it; returns the number of entries written. */
+const valueOf = <E>(entry: E | undefined, value: (e: E) => Uint8Array | undefined) => (entry === undefined ? undefined : value(entry) ?? null);
+
+/** Takes one side's values of a block's changes into caches that hold the state on the other side; returns the number of entries written. */
 export function applyChanges(into: Caches, changes: StateChanges): number {
   const { account, code, storage } = caches(into);
   let written = 0;

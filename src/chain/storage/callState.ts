@@ -12,14 +12,14 @@
  * those reads follow the call's own writes, and are left to the library.
  *
  * Kept values are values under one root: `setStateRoot` clears the caches (the library does), and so
- * does `keepReadsWithin` once more than its bound were kept; a move to a block's state that `advance`
- * gave the block's changes keeps them.
+ * does `keepReadsWithin` once more than its bound were kept; a move across a block whose changes it was
+ * given (`applyCacheChanges`) keeps them.
  */
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Caches, type AccountCache, type CodeCache, type StorageCache } from '@ethereumjs/statemanager';
 import { bytesToUnprefixedHex, ValueEncoding, type Account, type Address, type DB } from '@ethereumjs/util';
-import { applyChanges, type StateChanges } from './cacheChanges.ts';
+import type { StateChanges } from './cacheChanges.ts';
 import { BatchedStateManager, BatchedTrie } from './stateTrie.ts';
 
 /** A cache's notes of what each checkpoint level first changed (the library's, not in its typings). */
@@ -51,9 +51,10 @@ export class CallStateManager extends BatchedStateManager {
     this.#kept = 0;
   }
 
-  /** Takes a block's changes into caches that hold the state before it (the root moved to the block's with `setStateRoot(root, false)`). */
-  advance(changes: StateChanges): void {
-    this.#kept += applyChanges(this._caches!, changes);
+  override applyCacheChanges(changes: StateChanges): number {
+    const written = super.applyCacheChanges(changes);
+    this.#kept += written;
+    return written;
   }
 
   override async setStateRoot(stateRoot: Uint8Array, clearCache = true): Promise<void> {

@@ -18,7 +18,7 @@ import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bytesToUnprefixedHex, concatBytes, createAccountFromRLP, equalsBytes, unpadBytes } from '@ethereumjs/util';
 import { hex, keccak256 } from '../codec/bytes.ts';
 import { encodeRlp } from '../codec/rlp.ts';
-import { BlockCacheChanges } from './cacheChanges.ts';
+import { applyChanges, BlockCacheChanges, type BlockChanges, type StateChanges } from './cacheChanges.ts';
 import { Lru } from './lru.ts';
 import {
   buildNode, byFirstNibble, emptyBranch, EMPTY, extensionNode, fromCompact, leafNode, reference, toNibbles, type KeyPath, type RawItem, type RawNode,
@@ -364,11 +364,19 @@ export class BatchedStateManager extends MerkleStateManager {
     this.#changes = this._caches && new BlockCacheChanges(this._caches);
   }
 
-  /** The cache entries changed since `recordWrites` (undefined without caches); stops noting them. */
-  takeChanges(): BlockCacheChanges | undefined {
-    const changes = this.#changes;
+  /** The cache entries changed since `recordWrites`, before and now (undefined without caches); stops noting them. */
+  takeChanges(): BlockChanges | undefined {
+    const changes = this.#changes?.take();
     this.#changes = undefined;
     return changes;
+  }
+
+  /**
+   * Takes one side's values of a block's changes into caches that hold the state on its other side
+   * (cacheChanges.ts); the root then moves with `setStateRoot(root, false)`. Returns the entries written.
+   */
+  applyCacheChanges(changes: StateChanges): number {
+    return this._caches ? applyChanges(this._caches, changes) : 0;
   }
 
   /** The accounts written since `recordWrites` (some perhaps reverted since), by 0x address; stops recording. */
