@@ -221,8 +221,14 @@ export class BlockRunner {
   /** The last runs on the VM's line of states, oldest first: each one's parent state root and its changes to the caches. */
   #runs: { readonly before: Uint8Array; readonly changes: BlockChanges }[] = [];
 
-  constructor(private readonly env: ExecutionEnv) {
+  /** `cachedEntriesKept`: the state caches' size (accounts, contracts' storage, code) past which a run empties them first. */
+  constructor(private readonly env: ExecutionEnv, private readonly cachedEntriesKept = CACHED_ENTRIES_KEPT) {
     this.#overlay = new OverlayTrieDb(env.trieDb);
+  }
+
+  /** Entries the VM's state caches hold (0 before its first run). */
+  async cachedEntries(): Promise<number> {
+    return this.#machine ? (await this.#machine).sm.cachedEntries() : 0;
   }
 
   async run(
@@ -243,8 +249,12 @@ export class BlockRunner {
     try {
       const { vm, sm } = await this.#machine;
       // A run on the state the last one ended at (the next block of a sync, a template on the block just
-      // mined) keeps the state caches: they hold that state.
-      if (!equalsBytes(await sm.getStateRoot(), parentStateRoot)) await this.#reroot(sm, parentStateRoot);
+      // mined) keeps the state caches: they hold that state. They hold every account touched since they were
+      // last emptied, so past their bound they start over.
+      if (sm.cachedEntries() > this.cachedEntriesKept) {
+        this.#runs = [];
+        await sm.setStateRoot(parentStateRoot);
+      } else if (!equalsBytes(await sm.getStateRoot(), parentStateRoot)) await this.#reroot(sm, parentStateRoot);
       const result = await runBlockTxs(env, vm, sm, ctx, txs, mode);
       const changes = sm.takeChanges();
       if (changes) this.#runs.push({ before: parentStateRoot, changes });
@@ -275,6 +285,9 @@ export class BlockRunner {
 
 /** Runs whose changes to the caches the runner can undo (blocks a revert may go back over with its caches kept). */
 const RUNS_KEPT = 64;
+
+/** Cache entries the runner's VM keeps at most between runs: some tens of MB (an account entry and its decoded copy are a few hundred bytes). */
+const CACHED_ENTRIES_KEPT = 100_000;
 
 const EMPTY_ROOT = orderedTrieRoot([]);
 

@@ -371,6 +371,12 @@ export class BatchedStateManager extends MerkleStateManager {
     return changes;
   }
 
+  /** Entries the state caches hold: accounts, contracts with cached storage, code. */
+  cachedEntries(): number {
+    const caches = this._caches;
+    return (caches?.account?.size() ?? 0) + (caches?.storage?.size() ?? 0) + (caches?.code?.size() ?? 0);
+  }
+
   /**
    * Takes one side's values of a block's changes into caches that hold the state on its other side
    * (cacheChanges.ts); the root then moves with `setStateRoot(root, false)`. Returns the entries written.

@@ -3,8 +3,8 @@
  * caches, less what the blocks it goes back over changed: a block run after going back gives the results and
  * state root a runner that never ran those blocks gives. The blocks gone back over change balances and nonces,
  * a slot (a later `set` of the earlier value is then a no-op store, with its own gas), a mapping slot no block
- * read before (hardhat_setStorageAt's edit), an account's code (hardhat_setCode's), contracts (made by CREATE2, one destroyed in the
- * transaction that made it) and the coinbase.
+ * read before (hardhat_setStorageAt's edit), an account's code (hardhat_setCode's), contracts (made by CREATE2,
+ * one destroyed in the transaction that made it) and the coinbase. Past their bound the caches start over.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -129,6 +129,23 @@ Rewind('going back further than the runs it keeps empties the caches and stays r
   const back = await runner.run(base, ctx(2n), await signed(4, INSTEAD), 'build');
   const fresh = await new BlockRunner(env).run(base, ctx(2n), await signed(4, INSTEAD), 'build');
   assert.equal(outcome(back), outcome(fresh));
+});
+
+Rewind('the caches start over past their bound, and the blocks after stay right', async () => {
+  const env = environment();
+  const bounded = new BlockRunner(env, 20);
+  let result = await stored(env, await bounded.run(KECCAK256_RLP, ctx(1n, funded), await signed(0, [{ to: OTHER, value: 1n }]), 'build'));
+  const sizes: number[] = [];
+  for (let n = 0; n < 10; n++) {
+    // Five new recipients a block: about seven more entries (with the sender and the coinbase).
+    const payments = Array.from({ length: 5 }, (_, i) => ({ to: ethers.zeroPadValue(ethers.toBeHex(0x1000 + n * 5 + i), 20), value: 1n }));
+    const parent = result.stateRoot;
+    result = await stored(env, await bounded.run(parent, ctx(2n + BigInt(n)), await signed(1 + n * 5, payments), 'build'));
+    sizes.push(await bounded.cachedEntries());
+    if (n === 9) assert.equal(outcome(result), outcome(await new BlockRunner(env).run(parent, ctx(2n + BigInt(n)), await signed(1 + n * 5, payments), 'build')));
+  }
+  assert.ok(Math.max(...sizes) <= 20 + 7, `at most the bound and one block's entries: ${sizes.join(', ')}`);
+  assert.ok(sizes.some((size, i) => i > 0 && size < sizes[i - 1]!), `they started over: ${sizes.join(', ')}`);
 });
 
 Rewind.run();
