@@ -31,7 +31,13 @@ function write<V>(cache: KeyedCache<V> | undefined, key: string, value: V | unde
   else cache?._orderedMapCache?.setElement(key, value);
 }
 
-function caches(of: Caches) {
+interface TypedCaches {
+  readonly account?: KeyedCache<AccountEntry>;
+  readonly code?: KeyedCache<CodeEntry>;
+  readonly storage?: KeyedCache<Slots>;
+}
+
+function caches(of: Caches): TypedCaches {
   return {
     account: of.account as KeyedCache<AccountEntry> | undefined,
     code: of.code as KeyedCache<CodeEntry> | undefined,
@@ -71,18 +77,23 @@ export class BlockCacheChanges {
   readonly #slots = new Map<string, Map<string, Uint8Array | undefined>>();
   readonly #dropped = new Set<string>();
 
-  constructor(private readonly caches: Caches) {}
+  /** The caches noted, typed once: a note is taken at every write of a block's execution. */
+  readonly #caches: TypedCaches;
+
+  constructor(of: Caches) {
+    this.#caches = caches(of);
+  }
 
   /** Before the account's entry changes. */
   account(address: Address): void {
     const key = bytesToUnprefixedHex(address.bytes);
-    if (!this.#accounts.has(key)) this.#accounts.set(key, read(caches(this.caches).account, key));
+    if (!this.#accounts.has(key)) this.#accounts.set(key, read(this.#caches.account, key));
   }
 
   /** Before the account's code entry changes. */
   code(address: Address): void {
     const key = bytesToUnprefixedHex(address.bytes);
-    if (!this.#code.has(key)) this.#code.set(key, read(caches(this.caches).code, key));
+    if (!this.#code.has(key)) this.#code.set(key, read(this.#caches.code, key));
   }
 
   /** Before one of the account's slots changes. */
@@ -91,7 +102,7 @@ export class BlockCacheChanges {
     let before = this.#slots.get(account);
     if (!before) this.#slots.set(account, (before = new Map()));
     const key = bytesToUnprefixedHex(slot);
-    if (!before.has(key)) before.set(key, read(caches(this.caches).storage, account)?.get(key));
+    if (!before.has(key)) before.set(key, read(this.#caches.storage, account)?.get(key));
   }
 
   /** The account is deleted or its whole storage cleared. */
@@ -101,7 +112,7 @@ export class BlockCacheChanges {
 
   /** The noted entries' values before the block, and as the caches hold them now, after it. */
   take(): BlockChanges {
-    const { account, code, storage } = caches(this.caches);
+    const { account, code, storage } = this.#caches;
     const dropped = [...this.#dropped];
     return {
       before: {
@@ -127,7 +138,8 @@ const valueOf = <E>(entry: E | undefined, value: (e: E) => Uint8Array | undefine
 
 /** Takes one side's values of a block's changes into caches that hold the state on the other side; returns the number of entries written. */
 export function applyChanges(into: Caches, changes: StateChanges): number {
-  const { account, code, storage } = caches(into);
+  const typed = caches(into);
+  const { account, code, storage } = typed;
   let written = 0;
   for (const [key, rlp] of changes.accounts) {
     write(account, key, rlp === undefined ? undefined : { accountRLP: rlp ?? undefined });
@@ -141,7 +153,7 @@ export function applyChanges(into: Caches, changes: StateChanges): number {
     writeSlots(storage, address, slots);
     written += slots.size;
   }
-  for (const key of changes.dropped) forget(into, key);
+  for (const key of changes.dropped) forget(typed, key);
   return written;
 }
 
@@ -157,8 +169,7 @@ function writeSlots(storage: KeyedCache<Slots> | undefined, address: string, slo
   }
 }
 
-function forget(from: Caches, key: string): void {
-  const { account, code, storage } = caches(from);
+function forget({ account, code, storage }: TypedCaches, key: string): void {
   write(account, key, undefined);
   write(code, key, undefined);
   write(storage, key, undefined);
