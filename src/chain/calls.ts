@@ -19,7 +19,7 @@ import type { BlockHeader } from './codec/header.ts';
 import type { ChainView } from './reader.ts';
 import { NodeError } from '../errors.ts';
 import { attach, type TraceListeners, type TxTracer } from './execution/tracer.ts';
-import { suffices, unwatch, watch, type GasWatch } from './execution/interpreter/gasWatch.ts';
+import { neededGas, unwatch, watch, type GasWatch, type NeededGas } from './execution/interpreter/gasWatch.ts';
 
 export interface CallRequest {
   readonly from?: Uint8Array;
@@ -42,8 +42,8 @@ export interface CallResult {
   readonly error?: string;
   /** Gas a transaction would be charged (intrinsic + execution, before refunds). */
   readonly gasUsed: bigint;
-  /** A success that a gas limit of just `gasUsed` would repeat: it never saw its gas left (interpreter/gasWatch.ts). */
-  readonly gasUsedSuffices?: boolean;
+  /** A success's smallest gas limit (intrinsic included), where its run shows it (interpreter/gasWatch.ts). */
+  readonly neededGas?: NeededGas;
   readonly logs: readonly StoredLog[];
   /** With `reportAccessList`: what the call touched, its own access list included. */
   readonly touched?: TouchedState;
@@ -209,9 +209,10 @@ export class CallExecutor {
     if (gas < intrinsic) return { returnValue: new Uint8Array(), error: 'intrinsic gas too low', gasUsed: gas, logs: [] };
     const { result, touched, precompiles, gasWatch } = await this.run(header, req, gas - intrinsic);
     const r = result.execResult;
+    const needed = r.exceptionError ? undefined : neededGas(gasWatch, gas - intrinsic, r.executionGasUsed);
     return {
       returnValue: r.returnValue, error: r.exceptionError?.error, gasUsed: intrinsic + r.executionGasUsed, logs: (r.logs ?? []) as StoredLog[],
-      gasUsedSuffices: !r.exceptionError && suffices(gasWatch, gas - intrinsic, r.executionGasUsed),
+      ...(needed ? { neededGas: { gas: intrinsic + needed.gas, exact: needed.exact } } : {}),
       ...(touched ? { touched, precompiles } : {}),
     };
   }

@@ -2,9 +2,9 @@
  * The interpreter changes every EVM of the node runs with, block execution and calls alike
  * (docs/performance.md "The interpreter"): opcodes in bursts, kept jump analyses, words loaded and
  * stored without hex text, memory gas answered at once. Each keeps the library's results, gas and errors.
- * And the report of what makes an execution's gas used depend on its limit, for estimates (gasWatch.ts).
+ * And the report of the smallest gas limit an execution needs, for estimates (gasWatch.ts).
  */
-import { reportGasSeen } from './gasWatch.ts';
+import { reportGasNeeds } from './gasWatch.ts';
 import { keepJumpAnalyses } from './jumpAnalysis.ts';
 import { chargeMemoryAtOnce } from './memoryGas.ts';
 import { runStepsInBursts } from './stepBursts.ts';
@@ -19,7 +19,7 @@ export function speedUpInterpreter(): Promise<void> {
     storeWordsUnpadded();
     loadWordsWithoutHex();
     chargeMemoryAtOnce();
-    reportGasSeen();
+    reportGasNeeds();
     await Promise.all([keepJumpAnalyses(), runStepsInBursts()]);
   })();
   return applied;

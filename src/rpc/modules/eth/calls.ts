@@ -1,6 +1,6 @@
 /** eth_call, eth_estimateGas, eth_sendRawTransaction (README "Method support"); the signing ones are in wallet.ts. */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { fromHex, hex } from '../../../chain/codec/bytes.ts';
+import { fromHex, hex, quantity } from '../../../chain/codec/bytes.ts';
 import type { CallResult, TouchedState } from '../../../chain/calls.ts';
 import { decodeTx, TxDecodeError } from '../../../chain/execution/blockRunner.ts';
 import { revertReason } from '../../../chain/execution/revertReason.ts';
@@ -73,8 +73,8 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
     }),
 
     /**
-     * A gas limit with which the call succeeds, at most 1.5 % above the smallest one, by binary search; at most the
-     * call's gas or else the pending block's gas limit (docs/rpc-conformance.md, "Error codes"), which follows from
+     * A gas limit with which the call succeeds: the smallest where its first run shows it, else at most 1.5 % above
+     * the smallest, by binary search; at most the call's gas or else the pending block's gas limit (docs/rpc-conformance.md, "Error codes"), which follows from
      * the head's (chain/execution/rules.ts). Docs: docs/rpc-workers.md, "Estimates".
      */
     eth_estimateGas: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
@@ -85,14 +85,21 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
         if (atCap.error === 'revert') throw revertError(atCap);
         throw new NodeError('EXECUTION_FAILED', `gas required exceeds allowance (${cap}) or always failing transaction: ${atCap.error}`);
       }
-      // Usually the gas used suffices: at once when the call never saw its gas left, else when a call with just
-      // that much succeeds; the 63/64 call rule and SSTORE's 2,300-gas floor can need more (docs/rpc-workers.md, "Estimates").
-      if (atCap.gasUsedSuffices || !(await calls.call(header, args, atCap.gasUsed)).error) return `0x${atCap.gasUsed.toString(16)}`;
-      let lo = atCap.gasUsed; // fails
+      // The first run usually shows the smallest limit: the gas used, or what its calls and stores needed left
+      // (docs/rpc-workers.md, "Estimates"); one run with it confirms, and where a smaller one may do, it bounds the search.
+      const { gasUsed, neededGas: needed } = atCap;
+      if (needed?.gas === gasUsed) return quantity(gasUsed);
+      let lo = gasUsed; // fails (the gas used is tried below unless more than it failed)
       let hi = cap; // succeeds
+      if (needed && needed.gas < cap) {
+        if ((await calls.call(header, args, needed.gas)).error) lo = needed.gas;
+        else if (needed.exact) return quantity(needed.gas);
+        else hi = needed.gas;
+      }
+      if (lo === gasUsed && !(await calls.call(header, args, gasUsed)).error) return quantity(gasUsed);
       // What such a call usually lacks is a callee's stipend it got back, or the 64th a call keeps: tried first.
-      const likely = ((atCap.gasUsed + CALL_STIPEND) * 64n) / 63n;
-      if (likely < hi) {
+      const likely = ((gasUsed + CALL_STIPEND) * 64n) / 63n;
+      if (likely > lo && likely < hi) {
         if ((await calls.call(header, args, likely)).error) lo = likely;
         else hi = likely;
       }
@@ -104,7 +111,7 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
         if ((await calls.call(header, args, mid)).error) lo = mid;
         else hi = mid;
       }
-      return `0x${hi.toString(16)}`;
+      return quantity(hi);
     }),
 
     /** {accessList, gasUsed[, error]}: the list that makes the call cheapest, and the gas it uses with it. */
