@@ -1,6 +1,8 @@
 /** eth_estimateGas and eth_call on a real node: the smallest gas that succeeds, intrinsic costs, calls that leave no trace, and the gas limit a call is given. */
+import { Interface } from 'ethers';
 import { initCodeFor } from '../../../helpers/initCode.ts';
 import { post } from '../../../helpers/rpc.ts';
+import { compileFixture } from '../../../helpers/solc.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bytecode, DATA, devC, hexQ, iface, storeChain, word } from '../../../helpers/storeChain.ts';
@@ -67,7 +69,7 @@ async function assertSmallest(tx: Record<string, string>, what: string, below: '
   return estimate;
 }
 
-Calls('eth_estimateGas where the gas left matters: a cheap SSTORE near the end, GAS, calls handing on gas', async () => {
+Calls('eth_estimateGas where the gas left matters: SSTORE near its floor, GAS, calls and a creation handing on gas', async () => {
   // PUSH1 1, PUSH0, SSTORE: 22,100 gas, far above SSTORE's 2,300-gas floor; the gas used is the answer.
   const fresh = await deployRuntime('60015f5500');
   assert.is(await assertSmallest({ from: devC, to: fresh }, 'a fresh store', 'one'), 21_000n + 3n + 2n + 22_100n);
@@ -78,19 +80,35 @@ Calls('eth_estimateGas where the gas left matters: a cheap SSTORE near the end, 
   const gate = await deployRuntime('5a620186a010600c575f5ffd5b00');
   const gated = await assertSmallest({ from: devC, to: gate }, 'code that reads its gas', 'tolerance');
   assert.ok(gated > 121_000n, `${gated}`);
-  // CALL of the fresh store with all its gas (PUSH0 ×5, PUSH20 address, GAS, CALL), then revert if it failed.
-  const caller = await deployRuntime(`5f5f5f5f5f73${fresh.slice(2)}5af115602157005b5f5ffd`);
-  await assertSmallest({ from: devC, to: caller }, 'a call handing on all but a 64th of its gas', 'tolerance');
-  // The same with 30,000 gas handed on (PUSH2 30000 instead of GAS): the store needs less, so a limit whose
+  // A call with all its gas, as Solidity's calls make them (PUSH0 ×5, PUSH20 address, GAS, CALL), then revert if
+  // it failed: of the fresh store, which needs its 22,105 whatever it gets, and of the gate, which reads its gas.
+  const callerOf = (callee: string) => deployRuntime(`5f5f5f5f5f73${callee.slice(2)}5af115602157005b5f5ffd`);
+  await assertSmallest({ from: devC, to: await callerOf(fresh) }, 'a call handing on all but a 64th', 'one');
+  await assertSmallest({ from: devC, to: await callerOf(gate) }, 'a call handing on all but a 64th to code that reads it', 'tolerance');
+  // The fresh store called with a fixed 30,000 (PUSH2 30000 instead of GAS): it needs less, so a limit whose
   // 64th cuts the 30,000 still succeeds.
   const fixed = await deployRuntime(`5f5f5f5f5f73${fresh.slice(2)}617530f115602357005b5f5ffd`);
-  await assertSmallest({ from: devC, to: fixed }, 'a call handing on a fixed 30,000', 'tolerance');
+  await assertSmallest({ from: devC, to: fixed }, 'a call handing on a fixed 30,000', 'one');
   // A value transfer to an account without code, as Solidity's transfer (PUSH0 ×4, PUSH1 1, PUSH20 address, PUSH0,
   // CALL, then revert if it failed): the callee's 2,300 stipend comes back, so the gas used falls short of what the
-  // call needed left; the first run shows that need.
+  // call needed left.
   const payer = await deployRuntime(`5f5f5f5f600173${'44'.repeat(20)}5ff115602257005b5f5ffd`);
   await call('hardhat_setBalance', [payer, '0x10']);
   await assertSmallest({ from: devC, to: payer }, 'a value transfer that gets its stipend back', 'one');
+  // A creation of the fresh store (PUSH14 its init code, PUSH0, MSTORE, CREATE(0, 18, 14)), then revert if it
+  // failed: the init code gets all but a 64th, and the code's deposit is part of what it needs.
+  const init = initCodeFor('60015f5500').slice(2);
+  const factory = await deployRuntime(`6d${init}5f52600e60125ff015601c57005b5f5ffd`);
+  await assertSmallest({ from: devC, to: factory }, 'a creation', 'one');
+});
+
+Calls('eth_estimateGas of Solidity calls: nested calls with a caught revert, a creation that pays and self-destructs', async () => {
+  const { bytecode, abi } = compileFixture('Tracing.sol', 'Caller');
+  const caller = (await sendAndMine({ from: devC, data: bytecode, gas: hexQ(3_000_000) })).contractAddress;
+  const callerIface = new Interface(abi);
+  for (const [what, data, value] of [['nested', callerIface.encodeFunctionData('nested', [5n]), '0x0'], ['spawnAndKill', callerIface.encodeFunctionData('spawnAndKill'), '0x1234']]) {
+    await assertSmallest({ from: devC, to: caller, data, value }, what, 'one');
+  }
 });
 
 Calls("eth_call: a call's writes never reach later calls; calls alternating between blocks read each block's state", async () => {
