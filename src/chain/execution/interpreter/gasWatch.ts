@@ -96,7 +96,7 @@ const CALL = 0xf1, CALLCODE = 0xf2, DELEGATECALL = 0xf4, STATICCALL = 0xfa, CREA
 const CALLS = new Set([CALL, CALLCODE, DELEGATECALL, STATICCALL]);
 
 /** The least gas left whose all but a 64th (EIP-150) is at least `handedOn`. */
-export function leftToHandOn(handedOn: bigint): bigint {
+function leftToHandOn(handedOn: bigint): bigint {
   if (handedOn <= 0n) return 0n;
   let left = handedOn + handedOn / 63n;
   while (left - left / 64n < handedOn) left++;

@@ -74,8 +74,9 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
 
     /**
      * A gas limit with which the call succeeds: the smallest where its first run shows it, else at most 1.5 % above
-     * the smallest, by binary search; at most the call's gas or else the pending block's gas limit (docs/rpc-conformance.md, "Error codes"), which follows from
-     * the head's (chain/execution/rules.ts). Docs: docs/rpc-workers.md, "Estimates".
+     * the smallest, by binary search; at most the call's gas or else the pending block's gas limit
+     * (docs/rpc-conformance.md, "Error codes"), which follows from the head's (chain/execution/rules.ts).
+     * Docs: docs/rpc-workers.md, "Estimates".
      */
     eth_estimateGas: method([['call', txArgs], ['block', optional(blockSelector, LATEST)]], async ([args, sel]) => {
       const { header, calls } = await callView(deps, sel);
