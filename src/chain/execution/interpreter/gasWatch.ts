@@ -90,7 +90,7 @@ function frameOf(runState: RunState): [GasWatch, Frame] | undefined {
 /** The `SSTORE` sentry (EIP-2200): a store needs more than this much gas left. */
 const SSTORE_SENTRY = 2300n;
 /** What a call handing on value adds to its callee's gas, not charged to the caller. */
-const CALL_STIPEND = 2300n;
+export const CALL_STIPEND = 2300n;
 
 const CALL = 0xf1, CALLCODE = 0xf2, DELEGATECALL = 0xf4, STATICCALL = 0xfa, CREATE = 0xf0, CREATE2 = 0xf5;
 const CALLS = new Set([CALL, CALLCODE, DELEGATECALL, STATICCALL]);

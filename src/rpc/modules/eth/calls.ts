@@ -3,6 +3,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { fromHex, hex, quantity } from '../../../chain/codec/bytes.ts';
 import type { CallResult, TouchedState } from '../../../chain/calls.ts';
 import { decodeTx, TxDecodeError } from '../../../chain/execution/blockRunner.ts';
+import { CALL_STIPEND } from '../../../chain/execution/interpreter/gasWatch.ts';
 import { revertReason } from '../../../chain/execution/revertReason.ts';
 import { nextGasLimit } from '../../../chain/execution/rules.ts';
 import { NodeError, txRejected } from '../../../errors.ts';
@@ -50,8 +51,6 @@ const failure = (result: CallResult) =>
 
 /** Most gas a call's `gas` field may name (a uint64, as a transaction's gas limit). */
 const MAX_GAS = 2n ** 64n - 1n;
-/** The gas a value transfer's callee gets for free, returned to the caller when unused. */
-const CALL_STIPEND = 2_300n;
 /** eth_estimateGas stops once the gas it knows to succeed is within this many thousandths above what it knows to fail (go-ethereum's 1.5 %). */
 const ESTIMATE_TOLERANCE_PERMILLE = 15n;
 
