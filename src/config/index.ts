@@ -212,12 +212,14 @@ export const COMPILE_CACHE_DIR = 'dist/compile-cache';
  * memory freed in an arena stays resident until that arena allocates again: V8 compiles on its helper
  * thread and on each worker thread in zones it frees at once (about 19 MB at their peak under the read
  * load), so 30 of the 46 MB the arenas held after the read load were free. Two arenas let the threads
- * reuse each other's freed memory, and blocks of 16 KB or more (zone segments, large buffers) are
- * mapped on their own and returned when freed: 12 to 13 MB less resident memory at idle, 9 to 16 MB
- * at the read load's peak, with the same requests per second and CPU time per request
- * (docs/performance.md, "Memory").
+ * reuse each other's freed memory: 12 to 13 MB less resident memory at idle. Blocks of 40 KB or more are
+ * mapped on their own and returned when freed; smaller ones come from the arenas. V8's compilers (32 KB
+ * zone segments) and LevelDB's background thread take and free 32 KB blocks, about two per sequential
+ * ERC-20 transfer; mapped on their own (at a 16 KB threshold), each unmapping also interrupted the other
+ * core to flush its address translations, and the process spent about a tenth more CPU per transaction,
+ * for about 5 MB less at the read load's peak (docs/performance.md, "Memory").
  */
-export const NODE_RUNTIME_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '16384', NODE_COMPILE_CACHE: COMPILE_CACHE_DIR } as const;
+export const NODE_RUNTIME_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '40960', NODE_COMPILE_CACHE: COMPILE_CACHE_DIR } as const;
 
 function orConfigError<T>(what: string, run: () => T): T {
   try {
