@@ -214,7 +214,7 @@ export const COMPILE_CACHE_DIR = 'dist/compile-cache';
  * load), so 30 of the 46 MB the arenas held after the read load were free. Two arenas let the threads
  * reuse each other's freed memory: 12 to 13 MB less resident memory at idle. Blocks of 40 KB or more are
  * mapped on their own and returned when freed; smaller ones come from the arenas. V8's compilers (32 KB
- * zone segments) and LevelDB's background thread take and free 32 KB blocks, about two per sequential
+ * zone segments) and LevelDB's background thread take and free 32 KB blocks, one or two per sequential
  * ERC-20 transfer; mapped on their own (at a 16 KB threshold), each unmapping also interrupted the other
  * core to flush its address translations, and the process spent about a tenth more CPU per transaction,
  * for about 5 MB less at the read load's peak (docs/performance.md, "Memory").
