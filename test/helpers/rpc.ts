@@ -11,6 +11,12 @@ export async function rpc<T = any>(url: string, method: string, params: unknown[
   return json.result as T;
 }
 
+/** Whether `eth_call` of `tx` at `latest` succeeds with `gas` as its limit (a revert or running out of gas answers an error). */
+export async function callSucceeds(url: string, tx: Record<string, string>, gas: bigint): Promise<boolean> {
+  const { json } = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ ...tx, gas: `0x${gas.toString(16)}` }, 'latest'] }));
+  return json.error === undefined;
+}
+
 /** The error object of a call expected to fail. */
 export async function rpcError(url: string, method: string, params: unknown[] = []): Promise<{ code: number; message: string; data?: string }> {
   const { json } = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }));

@@ -1,7 +1,7 @@
 /** eth_estimateGas and eth_call on a real node: the smallest gas that succeeds, intrinsic costs, calls that leave no trace, and the gas limit a call is given. */
 import { Interface } from 'ethers';
 import { initCodeFor } from '../../../helpers/initCode.ts';
-import { post } from '../../../helpers/rpc.ts';
+import { callSucceeds, post } from '../../../helpers/rpc.ts';
 import { compileFixture } from '../../../helpers/solc.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -54,18 +54,15 @@ async function deployRuntime(runtime: string): Promise<string> {
   return (await sendAndMine({ from: devC, data: initCodeFor(runtime), gas: hexQ(200_000) })).contractAddress;
 }
 
-const callFails = async (tx: Record<string, string>, gas: bigint) =>
-  (await post(await url(), JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ ...tx, gas: hexQ(gas) }, 'latest'] }))).json.error !== undefined;
-
 /**
  * The estimate succeeds as a call's gas limit, and `below` less fails: one less where the gas used is the answer,
  * 1.5 % less where the estimate searched (it stops within 1.5 % of the smallest, as go-ethereum's does).
  */
 async function assertSmallest(tx: Record<string, string>, what: string, below: 'one' | 'tolerance'): Promise<bigint> {
   const estimate = BigInt(await call<string>('eth_estimateGas', [tx]));
-  assert.not.ok(await callFails(tx, estimate), `${what}: the estimate succeeds`);
+  assert.ok(await callSucceeds(await url(), tx, estimate), `${what}: the estimate succeeds`);
   const less = below === 'one' ? estimate - 1n : (estimate * 985n) / 1000n;
-  assert.ok(await callFails(tx, less), `${what}: ${less} fails`);
+  assert.not.ok(await callSucceeds(await url(), tx, less), `${what}: ${less} fails`);
   return estimate;
 }
 
