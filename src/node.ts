@@ -40,6 +40,7 @@ import { PendingBlockSource } from './rpc/pending.ts';
 import { defaultSwitches } from './rpc/switches.ts';
 import { DEFAULT_GAS_CAP, DEFAULT_RPC_WORKER_OPTIONS, QUEUED_PER_WORKER } from './rpc/workers/options.ts';
 import { RpcWorkerPool, workerHeadEvent } from './rpc/workers/pool.ts';
+import { MainThreadCalls } from './rpc/mainThreadCalls.ts';
 import { spawnMonitor, type MonitorProtocol } from './monitor/index.ts';
 import { NodeMetrics } from './monitor/metrics.ts';
 import { logger, logsDebug } from './log.ts';
@@ -105,6 +106,8 @@ export interface RunningNode {
   readonly methodNames: readonly string[];
   /** The RPC worker threads (src/rpc/workers/pool.ts): tests and benchmarks read their state. */
   readonly workers: RpcWorkerPool;
+  /** Calls run on the main thread (src/rpc/mainThreadCalls.ts); absent on a hosted endpoint. */
+  readonly mainThreadCalls?: MainThreadCalls;
   /** The --metrics-port server's base URL (metrics at /metrics, the status page at /); undefined when off. */
   readonly metricsUrl: string | undefined;
   /** Resolves when the node stops, by request or because an actor escalated a failure. */
@@ -196,9 +199,12 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const clientVersion = config.clientVersion ?? CLIENT_VERSION;
     bus.subscribe(inclusions.ref, inclusionEvent);
     bus.subscribe(workers.headRef, workerHeadEvent);
+    // A hosted endpoint keeps every call on the workers unless told otherwise: its clients' calls do not share the main thread.
+    const mainThreadCalls = (config.rpcMainThreadCalls ?? !config.hosted) ? new MainThreadCalls(reader, gasCap) : undefined;
+    if (mainThreadCalls) bus.subscribe(mainThreadCalls.headRef, workerHeadEvent);
     const methods = buildMethods({
       reader, chain: chain.ref, txpool: txpool.ref, filters: filters.ref, miner: miner.ref,
-      gasCap, workers, wallet, pending: new PendingBlockSource(reader, miner.ref, config.minGasPrice), inclusions,
+      gasCap, workers, mainThreadCalls, wallet, pending: new PendingBlockSource(reader, miner.ref, config.minGasPrice), inclusions,
       clientVersion, peers: net.peerManager.ref, sync: net.blockSync.ref,
       revertCode: config.rpcRevertCode, devControlsOff: devControlsOff(network.name, config.hosted !== undefined),
     }, switches);
@@ -223,8 +229,9 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     }
     // Once the node serves: a worker starting competes for the CPU with the start-up.
     workers.warmUp();
+    void mainThreadCalls?.warmUp();
     return {
-      rpcUrl: `http://${address.address}:${address.port}`, metricsUrl, reader, workers, stopped, stop, peers: net.peerManager.ref, events: bus, methodNames: Object.keys(methods),
+      rpcUrl: `http://${address.address}:${address.port}`, metricsUrl, reader, workers, mainThreadCalls, stopped, stop, peers: net.peerManager.ref, events: bus, methodNames: Object.keys(methods),
       p2p: { peerId: p2pInfo.peerId, multiaddrs: p2pInfo.multiaddrs },
     };
   } catch (err) {

@@ -20,6 +20,7 @@ import type { ChainView } from './reader.ts';
 import { NodeError } from '../errors.ts';
 import { attach, type TraceListeners, type TxTracer } from './execution/tracer.ts';
 import { neededGas, unwatch, watch, type GasWatch, type NeededGas } from './execution/interpreter/gasWatch.ts';
+import { CallOverBudget, clearDeadline, setDeadline } from './execution/interpreter/callBudget.ts';
 
 export interface CallRequest {
   readonly from?: Uint8Array;
@@ -89,6 +90,11 @@ export class CallExecutor {
   /** Recent blocks' state steps by the state root they start from and by the one they end at (hex): a VM at either moves across with its caches. */
   readonly #stepsFrom = new Lru<string, StateStep>(STEPS_KEPT);
   readonly #stepsTo = new Lru<string, StateStep>(STEPS_KEPT);
+  /**
+   * When set (performance.now() time), the calls this executor runs stop there with CallOverBudget
+   * (execution/interpreter/callBudget.ts); the VM such a call stopped in is dropped, not pooled again.
+   */
+  deadline: number | undefined;
 
   /** `trieDb`: where state is read; a pending block's execution passes its own (committed nodes plus its writes). */
   constructor(
@@ -127,6 +133,12 @@ export class CallExecutor {
   private release(entry: PooledVm): void {
     entry.scratch.writes.clear();
     this.#idle.push(entry);
+    this.#waiters.shift()?.();
+  }
+
+  /** Forgets a VM a call was stopped in: its EVM may have stopped between checkpoints of its own. */
+  private drop(): void {
+    this.#created--;
     this.#waiters.shift()?.();
   }
 
@@ -233,8 +245,10 @@ export class CallExecutor {
   ): Promise<{ result: EVMResult; gasWatch: GasWatch } & Pick<CallResult, 'touched' | 'precompiles'>> {
     const entry = await this.acquire();
     const { vm } = entry;
+    let stopped = false;
     try {
       await this.moveTo(entry, header);
+      if (this.deadline !== undefined) setDeadline(vm.evm, this.deadline);
       await vm.stateManager.checkpoint();
       try {
         const caller = new Address(req.from ?? ZERO_ADDRESS);
@@ -262,8 +276,13 @@ export class CallExecutor {
         await vm.stateManager.revert();
         entry.state.keepReadsWithin();
       }
+    } catch (err) {
+      stopped = err instanceof CallOverBudget;
+      throw err;
     } finally {
-      this.release(entry);
+      clearDeadline(vm.evm);
+      if (stopped) this.drop();
+      else this.release(entry);
     }
   }
 }

@@ -56,6 +56,8 @@ export interface NodeConfig {
   rpcWorkers?: number;
   /** RPC workers kept running from the start (docs/rpc-workers.md, "Pool"); undefined: none. */
   rpcWarmWorkers?: number;
+  /** Calls at the head run on the main thread while the workers are idle (src/rpc/mainThreadCalls.ts); undefined: outside --hosted. */
+  rpcMainThreadCalls?: boolean;
   rpcEvmTimeoutMs?: number;
   rpcGasCap?: bigint;
   /** Error code of reverts in eth_call / eth_estimateGas: -32015 (the reference node's, default) or 3 (geth's, which viem decodes; docs/rpc-compatibility.md "Revert errors"). */
@@ -155,6 +157,7 @@ function resolve(o: Options, origin: (name: string) => string): NodeConfig {
     filterTimeoutMs: filterTimeout === undefined ? undefined : filterTimeout * 1000,
     rpcWorkers: o['rpc-workers'],
     rpcWarmWorkers: warmWorkers,
+    rpcMainThreadCalls: o['rpc-main-thread-calls'],
     rpcEvmTimeoutMs: o['rpc-evm-timeout'],
     rpcGasCap: o['rpc-gas-cap'] === undefined ? undefined : BigInt(o['rpc-gas-cap']),
     rpcRevertCode: o['rpc-revert-code'] as RevertCode,

@@ -84,6 +84,10 @@ export const OPTIONS = {
     schema: whole(0, 999).optional(), accepts: 'a whole number, at most --rpc-workers', arg: '<n>',
     help: 'of those threads, how many run from the start and never stop for idleness (default 1 when mining on each transaction, outside --hosted; otherwise 0: started on demand, stopped after 30 s idle)',
   },
+  'rpc-main-thread-calls': {
+    schema: switchOn.optional(), accepts: 'true or false', arg: '<true|false>',
+    help: 'run eth_call and eth_estimateGas at the head on the main thread while the workers are idle; one still running after 5 ms is stopped and handed to a worker (default true; false under --hosted)',
+  },
   'rpc-evm-timeout': positive('<ms>', `deadline of one such request, waiting included (default ${DEFAULT_RPC_WORKER_OPTIONS.timeoutMs})`),
   'rpc-revert-code': {
     schema: z.union([z.literal(-32015), z.literal(3), z.enum(['-32015', '3']).transform(Number)]).default(-32015),

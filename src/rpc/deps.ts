@@ -12,6 +12,7 @@ import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainView } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
 import type { InclusionWaits } from './inclusion.ts';
+import type { MainThreadCalls } from './mainThreadCalls.ts';
 import type { PendingBlockSource, PendingSource } from './pending.ts';
 import type { RevertCode } from './options.ts';
 import type { RpcWorkerPool } from './workers/pool.ts';
@@ -28,6 +29,8 @@ export interface RpcDeps {
   readonly gasCap: bigint;
   /** The worker threads that serve the methods which run the EVM (src/rpc/modules/workerMethods.ts). */
   readonly workers: RpcWorkerPool;
+  /** Calls at the head run on the main thread while the workers are idle; absent: every call goes to them. */
+  readonly mainThreadCalls?: MainThreadCalls;
   /** The node's accounts and keys (personal_*, eth_sign, eth_sendTransaction); absent when the node holds no keys. */
   readonly wallet?: Wallet;
   /** Sends under automine wait for their block through it; absent: they are answered once pooled. */

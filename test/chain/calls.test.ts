@@ -1,7 +1,7 @@
 /**
  * CallExecutor (eth_call, eth_estimateGas, eth_createAccessList underneath) on a standalone regtest chain:
  * intrinsic gas, results of transfers, creations, reverts and failures, calls that leave no trace, the VM
- * pool under concurrency, and the touched state it reports.
+ * pool under concurrency, the touched state it reports, and a deadline that stops a call.
  */
 import { createLegacyTx } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
@@ -9,6 +9,7 @@ import { Address, bytesToHex, concatBytes, createContractAddress, hexToBytes } f
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CallExecutor } from '../../src/chain/calls.ts';
+import { CallOverBudget } from '../../src/chain/execution/interpreter/callBudget.ts';
 import type { StateEdit } from '../../src/chain/execution/blockRunner.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/execution/networks.ts';
 import type { StateChanges, StateStep } from '../../src/chain/storage/cacheChanges.ts';
@@ -193,6 +194,36 @@ Calls('a VM told a block\'s state step moves across it keeping its caches: it se
   told.remember([{ ...step, before: claiming(step.before, 98), after: claiming(step.after, 99) }]);
   assert.is(await slotAt(reader.head().header), bytesToHex(word(99)));
   assert.is(await slotAt(parent), bytesToHex(word(98)));
+});
+
+Calls('a deadline stops a call with CallOverBudget and drops its VM; the next call starts clean; calls without one run to their end', async () => {
+  const { reader } = await open();
+  const head = reader.head().header;
+  // A creation that takes 5 wei and then loops (JUMPDEST, PUSH1 0, JUMP) until its gas runs out.
+  const looping = { from: DEV, data: hexToBytes('0x5b600056'), value: 5n };
+  const created = createContractAddress(new Address(DEV), (await reader.stateAt(head.stateRoot).getAccount(new Address(DEV)))!.nonce).bytes;
+  const stopped = new CallExecutor(reader, 1);
+  const free = new CallExecutor(reader, 1);
+  // 10^9 gas would loop for seconds; the deadline is already past, so it stops within a thousand opcodes.
+  stopped.deadline = performance.now() - 1;
+  const cut = await stopped.call(head, looping, 10n ** 9n).catch((err: unknown) => err);
+  assert.instance(cut, CallOverBudget, 'the call with a deadline is stopped');
+  stopped.deadline = undefined;
+  // Both at once: the one whose deadline passed stops, the other runs its loop out of gas.
+  stopped.deadline = performance.now() - 1;
+  const [again, ran] = await Promise.allSettled([stopped.call(head, looping, 10n ** 9n), free.call(head, looping, 3_000_000n)]);
+  stopped.deadline = undefined;
+  assert.ok(again.status === 'rejected' && again.reason instanceof CallOverBudget, 'stopped again');
+  assert.ok(ran.status === 'fulfilled' && ran.value.error === 'out of gas', 'the EVM without a deadline is not stopped');
+  // The stopped call's VM held the 5 wei it moved, inside checkpoints it never left: a new VM reads the state as stored.
+  const balances = async (calls: CallExecutor) => {
+    const out: bigint[] = [];
+    for (const a of [created, DEV]) out.push(BigInt(bytesToHex((await calls.call(head, { from: NOBODY, data: balanceOf(a) }, GAS)).returnValue)));
+    return out;
+  };
+  const seen = await balances(stopped);
+  assert.is(seen[0], 0n, 'the 5 wei are not at the address the stopped creation made');
+  assert.equal(seen, await balances(new CallExecutor(reader, 1)));
 });
 
 Calls.run();

@@ -39,7 +39,7 @@ export function buildMethods(nodeDeps: RpcDeps, switches: RpcSwitches): Methods 
     ...scoModule(deps),
   };
   // Reverts are reworded after the workers answered: they run eth_call and eth_estimateGas.
-  const dispatched = withRevertCode(onWorkers(served, deps.workers, deps.pending), deps.revertCode ?? -32015);
+  const dispatched = withRevertCode(onWorkers(served, deps.workers, deps.pending, deps.mainThreadCalls), deps.revertCode ?? -32015);
   const withRpc = { ...dispatched, ...rpcModule(enabledModules([...Object.keys(served), 'rpc_modules'], switches)) };
   // Unsupported groups are not switchable: whatever the configuration, they say why they are not served.
   return { ...applySwitches(withRpc, switches), ...unsupportedMethods() };

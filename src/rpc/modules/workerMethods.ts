@@ -1,6 +1,7 @@
 /** The methods the RPC workers serve: every one that runs the EVM (docs/rpc-workers.md, "Workers"). */
 import type { EvmDeps } from '../deps.ts';
 import type { Methods } from '../method.ts';
+import type { MainThreadCalls } from '../mainThreadCalls.ts';
 import type { PendingBlockSource } from '../pending.ts';
 import type { RpcWorkerPool } from '../workers/pool.ts';
 import { traceTimeoutMs, debugTraceMethods } from './debug.ts';
@@ -26,8 +27,9 @@ export const WORKER_METHODS: Readonly<Record<string, { readonly block?: number; 
 /**
  * `methods` with those of WORKER_METHODS it has sent to the pool. A request naming the `pending`
  * block takes it along (src/rpc/pending.ts). A tracer's `timeout` option shortens the request's deadline.
+ * While the pool has nothing to do, `mainThread` runs the calls it takes (src/rpc/mainThreadCalls.ts).
  */
-export function onWorkers(methods: Methods, pool: RpcWorkerPool, pending: PendingBlockSource): Methods {
+export function onWorkers(methods: Methods, pool: RpcWorkerPool, pending: PendingBlockSource, mainThread?: MainThreadCalls): Methods {
   const out = { ...methods };
   for (const [name, at] of Object.entries(WORKER_METHODS)) {
     const local = methods[name];
@@ -37,6 +39,10 @@ export function onWorkers(methods: Methods, pool: RpcWorkerPool, pending: Pendin
       async call(params, ctx) {
         const timeoutMs = at.options === undefined ? undefined : traceTimeoutMs(params[at.options], `${at.options} (options)`, pool.options.timeoutMs);
         const atPending = at.block !== undefined && params[at.block] === 'pending';
+        if (mainThread && !atPending && pool.idle()) {
+          const answered = await mainThread.run(name, params, ctx);
+          if (answered) return answered.value;
+        }
         return pool.run(name, params, { signal: ctx?.signal, timeoutMs, streamable: ctx?.streamable, pending: atPending ? await pending.snapshot() : undefined });
       },
     };

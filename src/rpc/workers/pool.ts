@@ -108,7 +108,7 @@ const ENTRY = new URL(import.meta.url.endsWith('.ts') ? '../../workerMain.ts' : 
  * calls do. It makes the worker's first call VM and compiles its call path, which a test run's first estimate
  * paid for (docs/performance.md, "The first calls of a test run").
  */
-const FIRST_REQUESTS: readonly [string, unknown[]][] = [
+export const FIRST_REQUESTS: readonly [string, unknown[]][] = [
   ['eth_estimateGas', [{ to: `0x${'00'.repeat(20)}` }]],
   // SSTORE(0, 1), SLOAD(0), MSTORE, KECCAK256, MSTORE, LOG0, CALLDATALOAD, CALL(gas, 4, 0, 0, 32, 0, 32), RETURN(0, 32)
   ['eth_call', [{ data: '0x600160005560005460005260206000206000526020600060a0600035506020600060206000600060045af15060206000f3' }, 'latest']],
@@ -230,6 +230,13 @@ export class RpcWorkerPool {
   warmUp(): void {
     if (this.#closed || this.#slots.size >= this.#kept) return;
     if ([...this.#slots].every((s) => s.ready)) this.#spawn();
+  }
+
+  /** Whether no request runs on a worker or waits for one. */
+  idle(): boolean {
+    if (this.#queue.length) return false;
+    for (const slot of this.#slots) if (slot.jobs.size) return false;
+    return true;
   }
 
   /** Workers running or starting, those ready, requests they are running, and requests waiting: for tests and the benchmark. */

@@ -215,7 +215,8 @@ Workers('a default trace of a 9.2M-gas transaction streams to the client; in a b
 const STORE_OR_READ = '36600c575f545f5260205ff35b5f355f5500';
 
 Workers('calls right after each block see that block, while the worker is told each new head and prepares for it', async () => {
-  const node = await startTestNode({ rpcWorkers: 1 });
+  // Every call on the worker: with the main thread's calls on, a call that finds the worker idle runs there.
+  const node = await startTestNode({ rpcWorkers: 1, rpcMainThreadCalls: false });
   try {
     const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
     const send = async (nonce: number, fields: { to?: string; data: string }) => {

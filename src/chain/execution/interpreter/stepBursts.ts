@@ -7,13 +7,15 @@
  * asynchronous): a run of opcodes with a fixed cost and a synchronous handler takes no await at all, and
  * the library's loop takes one turn per burst. A burst hands back to the library's loop before a jump the
  * code has not been analysed for yet (the loop makes the analysis on meeting the first), at the end of
- * the code, or when a call's pending out-of-gas result (EIP-7928) waits for the next step.
+ * the code, or when a call's pending out-of-gas result (EIP-7928) waits for the next step. Every opcode is
+ * counted against a main-thread call's time budget (callBudget.ts).
  *
  * The library's own step runs instead whenever a step does more than that: with step listeners (the
  * tracers), in debug mode, with its profiler, with EOF, EIP-7928 or stateless (Verkle, binary-tree) code
  * access rules active, or while a pending EIP-7928 result waits.
  */
 import { EVMError } from '@ethereumjs/evm';
+import { countOpcode } from './callBudget.ts';
 import { interpreterPrototype } from './interpreterClass.ts';
 
 interface OpcodeInfo { readonly feeBigInt: bigint; readonly dynamicGas: boolean; readonly isAsync: boolean; readonly isInvalid: boolean }
@@ -80,6 +82,7 @@ function runPlain(interp: Interpreter, entry: OpcodeEntry): OpcodeEntry | undefi
   const opcodes = interp._evm._opcodeMap;
   let next: OpcodeEntry | undefined = entry;
   do {
+    countOpcode(interp._evm);
     const info = next.opcodeInfo;
     if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE);
     interp.useGas(info.feeBigInt, info);
@@ -96,6 +99,7 @@ async function runAwaited(interp: Interpreter, entry: OpcodeEntry): Promise<void
   const state = interp._runState;
   const opcodes = interp._evm._opcodeMap;
   for (let next: OpcodeEntry | undefined = entry; next !== undefined;) {
+    countOpcode(interp._evm);
     const info = next.opcodeInfo;
     let gas = info.feeBigInt;
     if (info.dynamicGas) {
