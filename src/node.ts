@@ -219,7 +219,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     if (config.metrics) {
       const { host, port } = config.metrics;
       const sources = {
-        reader, peers: net.peerManager.ref, txpool: txpool.ref, miner: miner.ref, sync: net.blockSync.ref, workers, clientVersion, peerId: p2pInfo.peerId,
+        reader, peers: net.peerManager.ref, txpool: txpool.ref, miner: miner.ref, sync: net.blockSync.ref, workers, mainThreadCalls, clientVersion, peerId: p2pInfo.peerId,
       };
       metrics = new NodeMetrics(sources);
       const monitor = await start(hearing('monitor', spawnMonitor({ metrics, sources, host, port })))

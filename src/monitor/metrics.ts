@@ -40,6 +40,17 @@ export class NodeMetrics {
       },
     });
     gauge('mmnode_rpc_workers', 'RPC worker threads running', () => sources.workers.stats().workers);
+    new Counter({
+      name: 'mmnode_rpc_main_thread_calls_total',
+      help: 'eth_call and eth_estimateGas run on the main thread while the workers were idle: answered there, or stopped past the budget and handed to a worker',
+      labelNames: ['outcome'], registers,
+      collect() {
+        const { served, stopped } = sources.mainThreadCalls?.stats() ?? { served: 0, stopped: 0 };
+        this.reset();
+        this.inc({ outcome: 'answered' }, served);
+        this.inc({ outcome: 'stopped' }, stopped);
+      },
+    });
     const sync = async () => sources.sync.ask('sync.report', {});
     gauge('mmnode_sync_current_block', 'While catching up: the block reached (0 when not syncing)', async () => Number((await sync() || undefined)?.currentBlock ?? 0));
     gauge('mmnode_sync_highest_block', 'While catching up: the block synced toward (0 when not syncing)', async () => Number((await sync() || undefined)?.highestBlock ?? 0));

@@ -10,7 +10,7 @@ import { describeProgress } from '../actors/blockSync/progress.ts';
 import type { RpcDeps } from '../rpc/deps.ts';
 
 /** The actors and reader the RPC modules ask too, and this node's peer id. */
-export type StatusSources = Pick<RpcDeps, 'reader' | 'peers' | 'txpool' | 'miner' | 'sync' | 'workers' | 'clientVersion'> & { readonly peerId: string };
+export type StatusSources = Pick<RpcDeps, 'reader' | 'peers' | 'txpool' | 'miner' | 'sync' | 'workers' | 'mainThreadCalls' | 'clientVersion'> & { readonly peerId: string };
 
 export interface RecentBlock {
   readonly number: string;

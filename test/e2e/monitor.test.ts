@@ -34,6 +34,8 @@ Monitor('setup: the monitored node mines #1 alone, then syncs the other node\'s 
   await rpc(b.url, 'evm_mine');
   await rpc(b.url, 'evm_mine');
   await rpcError(a.url, 'eth_getBalance', ['not an address', 'latest']);
+  await a.node.mainThreadCalls!.warmUp();
+  assert.is(await rpc(a.url, 'eth_call', [{ to: '0x0000000000000000000000000000000000000004', data: '0x12' }, 'latest']), '0x12');
   await a.node.peers.ask('p2p.dial', { multiaddr: b.node.p2p.multiaddrs[0]! });
   const bHead = (await rpc(b.url, 'eth_getBlockByNumber', ['latest', false])).hash;
   await waitUntil(async () => (await rpc(a.url, 'eth_getBlockByNumber', ['latest', false])).hash === bHead, { what: 'the monitored node on the other chain' });
@@ -51,6 +53,7 @@ Monitor('GET /metrics: the node\'s head, peers, pool, RPC calls, imports, sync a
   assert.ok(sample(text, 'mmnode_block_import_duration_seconds_count')! >= 3, 'its own block and the two synced');
   assert.is(sample(text, 'mmnode_sync_highest_block'), 0, 'not syncing any more');
   assert.is(sample(text, 'mmnode_rpc_worker_requests{state="queued"}'), 0);
+  assert.is(sample(text, 'mmnode_rpc_main_thread_calls_total{outcome="answered"}'), 1, 'the call at the head, answered on the main thread');
   assert.ok(sample(text, 'mmnode_process_resident_memory_bytes')! > 0);
 });
 

@@ -20,6 +20,7 @@ import { spawnMonitor, type MonitorProtocol } from '../../src/monitor/index.ts';
 import { NodeMetrics } from '../../src/monitor/metrics.ts';
 import type { StatusSources } from '../../src/monitor/status.ts';
 import type { RpcWorkerPool } from '../../src/rpc/workers/pool.ts';
+import type { MainThreadCalls } from '../../src/rpc/mainThreadCalls.ts';
 import { portError } from '../../src/startup.ts';
 import { openTestChain, type TestChain } from '../helpers/chain.ts';
 import { fakeRef } from '../helpers/fakeRpc.ts';
@@ -38,12 +39,13 @@ interface World {
   mining: MiningStatus;
   sync: SyncReport | false;
   workers: { workers: number; running: number; queued: number };
+  mainThreadCalls: { served: number; stopped: number };
   /** Set: the peer manager fails (a node stopping). */
   peersDown: boolean;
 }
 const idle = (): World => ({
   peers: [], scores: [], pool: { pending: 0, queued: 0 }, mining: { mode: 'off', mining: false, hashrate: 0n, coinbase: new Uint8Array(20) }, sync: false,
-  workers: { workers: 2, running: 0, queued: 0 }, peersDown: false,
+  workers: { workers: 2, running: 0, queued: 0 }, mainThreadCalls: { served: 0, stopped: 0 }, peersDown: false,
 });
 const world = idle();
 
@@ -59,6 +61,7 @@ const sources: StatusSources = {
   miner: fakeRef<MinerProtocol>('miner', { 'mining.status': () => world.mining }),
   sync: fakeRef<BlockSyncProtocol>('sync', { 'sync.report': () => world.sync }),
   workers: { stats: () => world.workers } as unknown as RpcWorkerPool,
+  mainThreadCalls: { stats: () => world.mainThreadCalls } as unknown as MainThreadCalls,
   clientVersion: 'mmnode/test',
   peerId: PEER_ID,
 };
@@ -120,6 +123,7 @@ Monitor('/metrics: the Prometheus text format, every series named mmnode_, the g
   world.peers = [peer('a', 1), peer('b', 2)];
   world.pool = { pending: 3, queued: 1 };
   world.workers = { workers: 4, running: 1, queued: 2 };
+  world.mainThreadCalls = { served: 7, stopped: 1 };
   const res = await fetch(`${base}/metrics`);
   assert.is(res.status, 200);
   assert.match(res.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
@@ -134,6 +138,8 @@ Monitor('/metrics: the Prometheus text format, every series named mmnode_, the g
   assert.is(sample(text, 'mmnode_rpc_workers'), 4);
   assert.is(sample(text, 'mmnode_rpc_worker_requests{state="running"}'), 1);
   assert.is(sample(text, 'mmnode_rpc_worker_requests{state="queued"}'), 2);
+  assert.is(sample(text, 'mmnode_rpc_main_thread_calls_total{outcome="answered"}'), 7);
+  assert.is(sample(text, 'mmnode_rpc_main_thread_calls_total{outcome="stopped"}'), 1);
   assert.equal(['current_block', 'highest_block', 'blocks_per_second'].map((s) => sample(text, `mmnode_sync_${s}`)), [0, 0, 0], 'not syncing');
   assert.ok(sample(text, 'mmnode_nodejs_eventloop_lag_seconds') !== undefined, 'the process metrics are there');
   for (const line of text.split('\n')) if (/^[a-z]/.test(line)) assert.match(line, /^mmnode_/);
