@@ -19,6 +19,15 @@ import { FIRST_REQUESTS, type WorkerHeadProtocol } from './workers/pool.ts';
  */
 export const CALL_BUDGET_MS = 5;
 
+/**
+ * A call comes after fewer than RECENT_CALLS others within RECENT_MS, and alone in its turn of the event loop,
+ * or it goes to the workers: a test suite asks one at a time, a load many at once and thousands a second.
+ * Between a load's turns the workers can be idle for a moment, and the main thread, which parses the load's
+ * requests, would take its calls.
+ */
+const RECENT_CALLS = 8;
+const RECENT_MS = 5;
+
 /** The block selectors that name the head: absent (both methods default to `latest`) or `latest`. */
 const atHead = (selector: unknown) => selector === undefined || selector === 'latest';
 
@@ -26,6 +35,11 @@ export class MainThreadCalls {
   readonly #calls: CallExecutor;
   readonly #methods: Readonly<Record<string, MethodDef>>;
   #busy = false;
+  /** When the last RECENT_CALLS calls came (performance.now()), oldest at #nextArrival. */
+  readonly #arrivals = new Float64Array(RECENT_CALLS);
+  #nextArrival = 0;
+  /** Calls come so far: one that came after this call in the same turn sends it to the workers. */
+  #arrived = 0;
   #warming: Promise<void> | undefined;
   #served = 0;
   #stopped = 0;
@@ -47,13 +61,26 @@ export class MainThreadCalls {
   };
 
   /**
-   * Runs `method` here when it is one of these, names the head and no other call runs here: its answer (an
-   * error of the call's own is thrown as ever), or undefined when it did not run or was stopped past its budget.
+   * Runs `method` here when it is one of these, names the head, the workers are idle, no other call runs here
+   * and calls are not coming as a load: its answer (an error of the call's own is thrown as ever), or undefined
+   * when it did not run or was stopped past its budget.
    */
-  async run(method: string, params: unknown[], ctx?: CallContext): Promise<{ readonly value: unknown } | undefined> {
+  async run(method: string, params: unknown[], workersIdle: () => boolean, ctx?: CallContext): Promise<{ readonly value: unknown } | undefined> {
     const def = this.#methods[method];
-    if (!def || this.#busy || !atHead(params[1])) return undefined;
+    if (!def) return undefined;
+    const arrived = ++this.#arrived;
+    const now = performance.now();
+    const quiet = now - this.#arrivals[this.#nextArrival]! > RECENT_MS;
+    this.#arrivals[this.#nextArrival] = now;
+    this.#nextArrival = (this.#nextArrival + 1) % RECENT_CALLS;
+    if (!quiet || this.#busy || !atHead(params[1])) return undefined;
     this.#busy = true;
+    // After the turn's other requests were read: one of them a call, or a worker busy, and this one goes there too.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.#arrived !== arrived || !workersIdle()) {
+      this.#busy = false;
+      return undefined;
+    }
     this.#calls.deadline = performance.now() + this.budgetMs;
     try {
       const value = await def.call(params, ctx);

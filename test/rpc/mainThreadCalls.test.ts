@@ -2,7 +2,7 @@
  * Calls on the main thread (docs/rpc-workers.md, "Calls on the main thread") on real nodes: while the workers
  * are idle, eth_call and eth_estimateGas at the head run there and answer as a worker does, each block and each
  * revert seen at once; a call past its budget is stopped and answered by a worker; a call that comes while a
- * worker has a request, or names another block, goes to the workers; --rpc-main-thread-calls.
+ * worker has a request, with other calls, or names another block, goes to the workers; --rpc-main-thread-calls.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -60,12 +60,15 @@ MainThread('at the head while the workers are idle: answered on the main thread 
     assert.is(node.served() - before, 22, 'every one of those calls ran on the main thread');
 
     // A revert and a failure are answered as a worker answers them (a block number sends the call to the workers).
+    // The main thread's first: eight calls within 5 ms would make a load, which goes to the workers.
     const head = await rpc(node.url, 'eth_blockNumber', []);
-    for (const call of [{ data: '0x60006000fd' }, { data: '0xfe' }, ECHO]) {
-      const here = await reply(node.url, 'eth_call', [call, 'latest']);
-      const onWorker = await reply(node.url, 'eth_call', [call, head]);
-      assert.equal(here, onWorker, `eth_call ${call.data}`);
-    }
+    const calls = [{ data: '0x60006000fd' }, { data: '0xfe' }, ECHO];
+    const here = [];
+    for (const call of calls) here.push(await reply(node.url, 'eth_call', [call, 'latest']));
+    const onWorker = [];
+    for (const call of calls) onWorker.push(await reply(node.url, 'eth_call', [call, head]));
+    assert.equal(here, onWorker);
+    assert.is(here[0].error.code, -32015, 'a revert');
     assert.is(node.served() - before, 25);
     // `pending` goes to the workers.
     assert.is(await rpc(node.url, 'eth_call', [ECHO, 'pending']), '0x1234');
@@ -99,6 +102,23 @@ MainThread('while a worker has a request, calls go to the workers', async () => 
     assert.is(await rpc(node.url, 'eth_call', [ECHO, 'latest']), '0x1234');
     assert.is(node.served(), 0);
     assert.is((await trace).error?.code, -32005, 'the trace ends at its own timeout');
+  } finally {
+    await node.stop();
+  }
+});
+
+MainThread('calls that come together (a batch, a load) go to the workers', async () => {
+  const node = await started();
+  try {
+    const inputs = Array.from({ length: 10 }, (_, i) => `0x${i.toString(16).padStart(2, '0')}`);
+    const batch = inputs.map((data, id) => ({ jsonrpc: '2.0', id, method: 'eth_call', params: [{ ...ECHO, data }, 'latest'] }));
+    const { json } = await post(node.url, JSON.stringify(batch));
+    assert.equal(json.map((r: { result: string }) => r.result), inputs);
+    assert.is(node.served(), 0);
+    // Alone again, and past the window in which eight calls make a load (5 ms), a call runs on the main thread.
+    await new Promise((r) => setTimeout(r, 20));
+    assert.is(await rpc(node.url, 'eth_call', [ECHO, 'latest']), '0x1234');
+    assert.is(node.served(), 1);
   } finally {
     await node.stop();
   }

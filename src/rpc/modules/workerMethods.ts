@@ -27,7 +27,7 @@ export const WORKER_METHODS: Readonly<Record<string, { readonly block?: number; 
 /**
  * `methods` with those of WORKER_METHODS it has sent to the pool. A request naming the `pending`
  * block takes it along (src/rpc/pending.ts). A tracer's `timeout` option shortens the request's deadline.
- * While the pool has nothing to do, `mainThread` runs the calls it takes (src/rpc/mainThreadCalls.ts).
+ * `mainThread` runs the calls it takes while the pool has nothing to do (src/rpc/mainThreadCalls.ts).
  */
 export function onWorkers(methods: Methods, pool: RpcWorkerPool, pending: PendingBlockSource, mainThread?: MainThreadCalls): Methods {
   const out = { ...methods };
@@ -39,8 +39,8 @@ export function onWorkers(methods: Methods, pool: RpcWorkerPool, pending: Pendin
       async call(params, ctx) {
         const timeoutMs = at.options === undefined ? undefined : traceTimeoutMs(params[at.options], `${at.options} (options)`, pool.options.timeoutMs);
         const atPending = at.block !== undefined && params[at.block] === 'pending';
-        if (mainThread && !atPending && pool.idle()) {
-          const answered = await mainThread.run(name, params, ctx);
+        if (mainThread && !atPending) {
+          const answered = await mainThread.run(name, params, () => pool.idle(), ctx);
           if (answered) return answered.value;
         }
         return pool.run(name, params, { signal: ctx?.signal, timeoutMs, streamable: ctx?.streamable, pending: atPending ? await pending.snapshot() : undefined });
