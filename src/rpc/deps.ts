@@ -12,7 +12,7 @@ import type { CallExecutor } from '../chain/calls.ts';
 import type { ChainView } from '../chain/reader.ts';
 import type { BlockReplayer } from '../tracing/replay.ts';
 import type { InclusionWaits } from './inclusion.ts';
-import type { MainThreadCalls } from './mainThreadCalls.ts';
+import type { CallContext } from './method.ts';
 import type { PendingBlockSource, PendingSource } from './pending.ts';
 import type { RevertCode } from './options.ts';
 import type { RpcWorkerPool } from './workers/pool.ts';
@@ -30,7 +30,7 @@ export interface RpcDeps {
   /** The worker threads that serve the methods which run the EVM (src/rpc/modules/workerMethods.ts). */
   readonly workers: RpcWorkerPool;
   /** Calls at the head run on the main thread while the workers are idle; absent: every call goes to them. */
-  readonly mainThreadCalls?: MainThreadCalls;
+  readonly mainThreadCalls?: MainThreadCallRunner;
   /** The node's accounts and keys (personal_*, eth_sign, eth_sendTransaction); absent when the node holds no keys. */
   readonly wallet?: Wallet;
   /** Sends under automine wait for their block through it; absent: they are answered once pooled. */
@@ -46,6 +46,14 @@ export interface RpcDeps {
   readonly impersonated?: ImpersonatedAccounts;
   /** The error code of reverts in eth_call / eth_estimateGas (`--rpc-revert-code`); undefined: -32015. */
   readonly revertCode?: RevertCode;
+}
+
+/** What the worker methods and the metrics use of the main thread's calls (src/rpc/mainThreadCalls.ts). */
+export interface MainThreadCallRunner {
+  /** The call's answer, or undefined when it goes to the workers. */
+  run(method: string, params: unknown[], workersIdle: () => boolean, ctx?: CallContext): Promise<{ readonly value: unknown } | undefined>;
+  /** Calls answered on the main thread, and calls stopped there past their budget. */
+  stats(): { served: number; stopped: number };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { ActorRef } from '../actors/kernel/index.ts';
 import { CallExecutor } from '../chain/calls.ts';
 import { CallOverBudget } from '../chain/execution/interpreter/callBudget.ts';
 import type { ChainView } from '../chain/reader.ts';
+import type { MainThreadCallRunner } from './deps.ts';
 import type { CallContext, MethodDef } from './method.ts';
 import { ethCallMethods } from './modules/eth/calls.ts';
 import { FIRST_REQUESTS, type WorkerHeadProtocol } from './workers/pool.ts';
@@ -31,7 +32,7 @@ const RECENT_MS = 5;
 /** The block selectors that name the head: absent (both methods default to `latest`) or `latest`. */
 const atHead = (selector: unknown) => selector === undefined || selector === 'latest';
 
-export class MainThreadCalls {
+export class MainThreadCalls implements MainThreadCallRunner {
   readonly #calls: CallExecutor;
   readonly #methods: Readonly<Record<string, MethodDef>>;
   #busy = false;

@@ -1,7 +1,6 @@
 /** The methods the RPC workers serve: every one that runs the EVM (docs/rpc-workers.md, "Workers"). */
-import type { EvmDeps } from '../deps.ts';
+import type { EvmDeps, MainThreadCallRunner } from '../deps.ts';
 import type { Methods } from '../method.ts';
-import type { MainThreadCalls } from '../mainThreadCalls.ts';
 import type { PendingBlockSource } from '../pending.ts';
 import type { RpcWorkerPool } from '../workers/pool.ts';
 import { traceTimeoutMs, debugTraceMethods } from './debug.ts';
@@ -29,7 +28,7 @@ export const WORKER_METHODS: Readonly<Record<string, { readonly block?: number; 
  * block takes it along (src/rpc/pending.ts). A tracer's `timeout` option shortens the request's deadline.
  * `mainThread` runs the calls it takes while the pool has nothing to do (src/rpc/mainThreadCalls.ts).
  */
-export function onWorkers(methods: Methods, pool: RpcWorkerPool, pending: PendingBlockSource, mainThread?: MainThreadCalls): Methods {
+export function onWorkers(methods: Methods, pool: RpcWorkerPool, pending: PendingBlockSource, mainThread?: MainThreadCallRunner): Methods {
   const out = { ...methods };
   for (const [name, at] of Object.entries(WORKER_METHODS)) {
     const local = methods[name];
