@@ -106,7 +106,7 @@ export interface RunningNode {
   readonly methodNames: readonly string[];
   /** The RPC worker threads (src/rpc/workers/pool.ts): tests and benchmarks read their state. */
   readonly workers: RpcWorkerPool;
-  /** Calls run on the main thread (src/rpc/mainThreadCalls.ts); absent on a hosted endpoint. */
+  /** Calls run on the main thread (src/rpc/mainThreadCalls.ts); absent when off (--rpc-main-thread-calls, off under --hosted by default). */
   readonly mainThreadCalls?: MainThreadCalls;
   /** The --metrics-port server's base URL (metrics at /metrics, the status page at /); undefined when off. */
   readonly metricsUrl: string | undefined;

@@ -39,7 +39,7 @@ export class MainThreadCalls implements MainThreadCallRunner {
   /** When the last RECENT_CALLS calls came (performance.now()), oldest at #nextArrival. */
   readonly #arrivals = new Float64Array(RECENT_CALLS);
   #nextArrival = 0;
-  /** Calls come so far: one that came after this call in the same turn sends it to the workers. */
+  /** Calls that came so far: one that comes after a call in the same turn sends that call to the workers. */
   #arrived = 0;
   #warming: Promise<void> | undefined;
   #served = 0;
