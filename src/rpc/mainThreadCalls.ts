@@ -18,7 +18,7 @@ import { FIRST_REQUESTS, type WorkerHeadProtocol } from './workers/pool.ts';
  * How long a call may run here before it is stopped and sent to a worker: a test's calls take well under a
  * millisecond, and a block waits at most this long behind one.
  */
-export const CALL_BUDGET_MS = 5;
+const CALL_BUDGET_MS = 5;
 
 /**
  * A call comes after fewer than RECENT_CALLS others within RECENT_MS, and alone in its turn of the event loop,
@@ -45,7 +45,7 @@ export class MainThreadCalls implements MainThreadCallRunner {
   #served = 0;
   #stopped = 0;
 
-  constructor(reader: ChainView, gasCap: bigint, private readonly budgetMs = CALL_BUDGET_MS) {
+  constructor(reader: ChainView, gasCap: bigint) {
     // One VM: a second call that comes meanwhile goes to the workers.
     this.#calls = new CallExecutor(reader, 1);
     const { eth_call, eth_estimateGas } = ethCallMethods({ reader, gasCap, calls: this.#calls });
@@ -82,7 +82,7 @@ export class MainThreadCalls implements MainThreadCallRunner {
       this.#busy = false;
       return undefined;
     }
-    this.#calls.deadline = performance.now() + this.budgetMs;
+    this.#calls.deadline = performance.now() + CALL_BUDGET_MS;
     try {
       const value = await def.call(params, ctx);
       this.#served++;

@@ -14,7 +14,7 @@ import type { StateEdit } from '../../src/chain/execution/blockRunner.ts';
 import { DEV_ACCOUNTS, NETWORKS } from '../../src/chain/execution/networks.ts';
 import type { StateChanges, StateStep } from '../../src/chain/storage/cacheChanges.ts';
 import { openTestChain, type TestChain } from '../helpers/chain.ts';
-import { initCodeFor } from '../helpers/initCode.ts';
+import { initCodeFor, LOOP, STORE_OR_READ } from '../helpers/initCode.ts';
 
 const DEV = DEV_ACCOUNTS[0]!.address;
 const NOBODY = hexToBytes('0x7777777777777777777777777777777777777777');
@@ -130,8 +130,6 @@ Calls('one VM keeps its reads per state root: a call after a new head sees the n
   assert.is(await balanceAt(after), 5n);
 });
 
-/** Runtime: with calldata, stores its first word in slot 0; without, returns slot 0. */
-const STORE_OR_READ = '36600c575f545f5260205ff35b5f355f5500';
 const word = (n: number) => hexToBytes(`0x${n.toString(16).padStart(64, '0')}`);
 /** Runtime: returns 42. */
 const RETURN_42 = '602a5f5260205ff3';
@@ -199,8 +197,8 @@ Calls('a VM told a block\'s state step moves across it keeping its caches: it se
 Calls('a deadline stops a call with CallOverBudget and drops its VM; the next call starts clean; calls without one run to their end', async () => {
   const { reader } = await open();
   const head = reader.head().header;
-  // A creation that takes 5 wei and then loops (JUMPDEST, PUSH1 0, JUMP) until its gas runs out.
-  const looping = { from: DEV, data: hexToBytes('0x5b600056'), value: 5n };
+  // A creation that takes 5 wei and then loops until its gas runs out.
+  const looping = { from: DEV, data: hexToBytes(LOOP), value: 5n };
   const created = createContractAddress(new Address(DEV), (await reader.stateAt(head.stateRoot).getAccount(new Address(DEV)))!.nonce).bytes;
   const stopped = new CallExecutor(reader, 1);
   const free = new CallExecutor(reader, 1);
@@ -208,7 +206,6 @@ Calls('a deadline stops a call with CallOverBudget and drops its VM; the next ca
   stopped.deadline = performance.now() - 1;
   const cut = await stopped.call(head, looping, 10n ** 9n).catch((err: unknown) => err);
   assert.instance(cut, CallOverBudget, 'the call with a deadline is stopped');
-  stopped.deadline = undefined;
   // Both at once: the one whose deadline passed stops, the other runs its loop out of gas.
   stopped.deadline = performance.now() - 1;
   const [again, ran] = await Promise.allSettled([stopped.call(head, looping, 10n ** 9n), free.call(head, looping, 3_000_000n)]);

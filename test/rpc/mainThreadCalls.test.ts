@@ -7,20 +7,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseConfig } from '../../src/config/index.ts';
-import { initCodeFor } from '../helpers/initCode.ts';
+import { ECHO, initCodeFor, LOOP, STORE_OR_READ } from '../helpers/initCode.ts';
 import { startTestNode, type TestNode } from '../helpers/node.ts';
 import { post, rpc, waitUntil } from '../helpers/rpc.ts';
 import { SENDER } from '../helpers/traceFixture.ts';
 
 const MainThread = suite('calls on the main thread');
-
-/** A call of the identity precompile: it returns its input. */
-const ECHO = { to: '0x0000000000000000000000000000000000000004', data: '0x1234' };
-/** Code that stores its calldata's first word in slot 0, or without calldata returns slot 0. */
-const STORE_OR_READ = '36600c575f545f5260205ff35b5f355f5500';
-/** Init code that jumps back to its start until its gas runs out (JUMPDEST, PUSH1 0, JUMP). */
-const LOOP = '0x5b600056';
 const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+
 
 /** The whole JSON-RPC reply (result or error) to one request. */
 const reply = async (url: string, method: string, params: unknown[]) => {

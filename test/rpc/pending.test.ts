@@ -7,6 +7,7 @@
 import { ethers } from 'ethers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { LOOP } from '../helpers/initCode.ts';
 import { startTestNode, type TestNode } from '../helpers/node.ts';
 import { post, rpc, waitUntil } from '../helpers/rpc.ts';
 import { compileFixture } from '../helpers/solc.ts';
@@ -14,8 +15,6 @@ import { compileFixture } from '../helpers/solc.ts';
 const DEV = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';
 const FRESH = '0x3333333333333333333333333333333333333333';
 const ZERO32 = `0x${'0'.repeat(64)}`;
-/** Init code that jumps back to its start forever: it ends only when its gas runs out. */
-const LOOP = '0x5b600056';
 
 const Pending = suite('the pending tag and block');
 let node: TestNode | undefined;

@@ -20,19 +20,15 @@ import { ConfigError, parseConfig } from '../../../src/config/index.ts';
 import type { JsonText } from '../../../src/rpc/json.ts';
 import { QUEUED_PER_WORKER } from '../../../src/rpc/workers/options.ts';
 import { IN_FLIGHT_PER_WORKER, RpcWorkerPool } from '../../../src/rpc/workers/pool.ts';
-import { initCodeFor } from '../../helpers/initCode.ts';
+import { ECHO, initCodeFor, LOOP, STORE_OR_READ } from '../../helpers/initCode.ts';
 import { startChildNode, startTestNode, tempDir } from '../../helpers/node.ts';
 import { post, rpc, rpcError, waitUntil } from '../../helpers/rpc.ts';
 import { SENDER } from '../../helpers/traceFixture.ts';
 
 const Workers = suite('RPC workers');
 
-/** Init code that jumps back to its start forever: it ends only when its gas runs out. */
-const LOOP = '0x5b600056';
 /** Deploys a contract that loops while more than 10,000 gas is left (bench/heavy.ts has its code). */
 const BURNER_INIT = '0x600f600c600039600f6000f35b5a6127101015600d576000565b00';
-/** A call of the identity precompile: it returns its input. */
-const ECHO = { to: '0x0000000000000000000000000000000000000004', data: '0x1234' };
 
 /** Deploys LOOP as a contract's code (eth_call needs a `to`): PUSH4 LOOP, PUSH1 0, MSTORE, RETURN its 4 bytes. */
 async function deployLoop(url: string): Promise<{ to: string }> {
@@ -212,7 +208,6 @@ Workers('a default trace of a 9.2M-gas transaction streams to the client; in a b
 });
 
 /** Runtime: with calldata, stores its first word in slot 0; without, returns slot 0. */
-const STORE_OR_READ = '36600c575f545f5260205ff35b5f355f5500';
 
 Workers('calls right after each block see that block, while the worker is told each new head and prepares for it', async () => {
   // Every call on the worker: with the main thread's calls on, a call that finds the worker idle runs there.
