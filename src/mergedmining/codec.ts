@@ -9,17 +9,15 @@ const MAX_VARINT = BigInt(Number.MAX_SAFE_INTEGER);
 /** 4-byte little-endian encoding of an unsigned 32-bit integer. */
 export function u32le(value: number): Uint8Array {
   if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`not a uint32: ${value}`);
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setUint32(0, value, true);
-  return out;
+  return Uint8Array.of(value, value >>> 8, value >>> 16, value >>> 24);
 }
 
 /** 8-byte little-endian encoding of an unsigned 64-bit integer. */
 export function u64le(value: bigint): Uint8Array {
   if (value < 0n || value >= 1n << 64n) throw new RangeError(`not a uint64: ${value}`);
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, value, true);
-  return out;
+  const low = Number(value & 0xffffffffn);
+  const high = Number(value >> 32n);
+  return Uint8Array.of(low, low >>> 8, low >>> 16, low >>> 24, high, high >>> 8, high >>> 16, high >>> 24);
 }
 
 /** Canonical (shortest) CompactSize encoding of a non-negative integer. */

@@ -2,6 +2,12 @@
 import { parentHeaderHash } from './parentHeader.js';
 
 const TWO_256 = 1n << 256n;
+/**
+ * The hash being read: a view over the new 32-byte digest itself would move its bytes out of V8's heap (an
+ * allocation, freed by a later collection), once per nonce tried (docs/performance.md "Short byte strings").
+ */
+const HASH = new Uint8Array(new ArrayBuffer(32));
+const HASH_VIEW = new DataView(HASH.buffer);
 
 /** Difficulties below this are raised to it before dividing (difficulty 1 and 2 act as 3). */
 export const MIN_TARGET_DIVISOR = 3n;
@@ -19,8 +25,8 @@ export function targetToHex(target: bigint): string {
 
 /** The header hash read the Bitcoin way: raw dsha256 bytes reversed, then big-endian (the raw bytes little-endian). */
 export function parentHeaderHashValue(header80: Uint8Array): bigint {
-  const raw = parentHeaderHash(header80);
-  const words = new DataView(raw.buffer, raw.byteOffset, 32);
+  HASH.set(parentHeaderHash(header80));
+  const words = HASH_VIEW;
   return (words.getBigUint64(24, true) << 192n) | (words.getBigUint64(16, true) << 128n)
     | (words.getBigUint64(8, true) << 64n) | words.getBigUint64(0, true);
 }

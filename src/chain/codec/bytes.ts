@@ -3,6 +3,17 @@ import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
 
 export type Hex = `0x${string}`;
 
+/**
+ * V8 keeps the bytes of a typed array of up to 64 bytes inside the array object, and moves them out to memory
+ * of their own (two allocations, freed by a later collection) once anything asks for the array's `buffer`: a
+ * DataView over it, a `subarray`, a Buffer view, a native call. So helpers that read or write a short byte
+ * string through one of those copy it into or out of SHORT, whose bytes live outside the heap from the start
+ * (docs/performance.md "Short byte strings"). Synchronous and re-entered by nothing: one per thread suffices.
+ */
+const SHORT_BYTES = 64;
+const SHORT = new Uint8Array(new ArrayBuffer(SHORT_BYTES));
+const SHORT_VIEW = new DataView(SHORT.buffer);
+
 export const EMPTY = new Uint8Array(0);
 export const ZERO_HASH = new Uint8Array(32);
 export const ZERO_ADDRESS = new Uint8Array(20);
@@ -41,8 +52,25 @@ export function signedBytes(n: bigint): Uint8Array {
 }
 
 export const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : bytesToBigInt(b));
-/** Lowercase 0x-hex written natively in one piece (bytesToHex appends two digits at a time: a string rope every reply walks and copies). */
-export const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
+/** The ASCII codes of the lowercase hex digits. */
+const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** Where `hex` writes the text of up to SHORT_BYTES bytes: "0x", then their digits. */
+const HEX_TEXT = Buffer.from(`0x${'0'.repeat(2 * SHORT_BYTES)}`, 'latin1');
+
+/**
+ * Lowercase 0x-hex in one flat string (bytesToHex appends two digits at a time: a string rope every reply walks
+ * and copies, and a Map hashing it as a key flattens it first). A short byte string, a hash or an address, is
+ * written digit by digit into a buffer of the module's; a longer one natively, through a view of its bytes
+ * (docs/performance.md "Short byte strings").
+ */
+export function hex(b: Uint8Array): Hex {
+  if (b.length > SHORT_BYTES) return `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
+  for (let i = 0, at = 2; i < b.length; i++, at += 2) {
+    HEX_TEXT[at] = HEX_DIGITS[b[i]! >> 4]!;
+    HEX_TEXT[at + 1] = HEX_DIGITS[b[i]! & 15]!;
+  }
+  return HEX_TEXT.toString('latin1', 0, 2 + 2 * b.length) as Hex;
+}
 /**
  * The bytes of 0x-hex (an odd number of digits gets a leading zero), decoded natively: @ethereumjs/util's
  * hexToBytes checks the text with a regular expression and decodes it two digits at a time in JavaScript,
@@ -65,9 +93,8 @@ export function rlpListPayload(list: Uint8Array): Uint8Array {
 
 /** Fixed-width big-endian encoding, used for sortable LevelDB keys. */
 export function be64(n: bigint): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, n);
-  return out;
+  SHORT_VIEW.setBigUint64(0, n);
+  return SHORT.slice(0, 8);
 }
 
 export { keccak256 } from './keccak.ts';

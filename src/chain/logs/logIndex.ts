@@ -80,10 +80,15 @@ function blockOps(sublevel: BytesSublevel, block: Block, receipts: readonly Stor
   ];
 }
 
+/** Big-endian 32-bit words, written byte by byte (a DataView would move a short array's bytes out of the heap, docs/performance.md "Short byte strings"). */
 function uint32s(values: readonly number[]): Uint8Array {
   const out = new Uint8Array(4 * values.length);
-  const view = new DataView(out.buffer);
-  values.forEach((v, i) => view.setUint32(4 * i, v));
+  values.forEach((v, i) => {
+    out[4 * i] = v >>> 24;
+    out[4 * i + 1] = v >>> 16;
+    out[4 * i + 2] = v >>> 8;
+    out[4 * i + 3] = v;
+  });
   return out;
 }
 

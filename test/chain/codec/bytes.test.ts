@@ -1,12 +1,13 @@
 /**
  * uintBytes gives @ethereumjs/util's bigIntToUnpaddedBytes bytes: zero, every byte-length boundary, odd hex lengths, numbers, random values.
  * fromHex gives its hexToBytes bytes (empty, odd lengths, either case, long data) and refuses what it refuses.
+ * hex gives bytesToHex's text for short and long byte strings, new arrays and views; be64 eight big-endian bytes.
  */
 import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { randomBytes } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fromHex, uintBytes } from '../../../src/chain/codec/bytes.ts';
+import { be64, fromHex, hex, uintBytes } from '../../../src/chain/codec/bytes.ts';
 
 const same = (n: bigint) => assert.is(bytesToHex(uintBytes(n)), bytesToHex(bigIntToUnpaddedBytes(n)), `${n}`);
 
@@ -32,6 +33,23 @@ test('fromHex decodes what hexToBytes decodes, into arrays of their own', () => 
     assert.is(bytes.byteOffset, 0);
     assert.is(bytes.buffer.byteLength, bytes.length, 'not a view into a shared pool');
   }
+});
+
+test('hex gives bytesToHex text for every length to 130 bytes, of new arrays and of views into a larger buffer', () => {
+  const pool = randomBytes(200);
+  for (let n = 0; n <= 130; n++) {
+    const view = pool.subarray(n % 7, (n % 7) + n);
+    const own = Uint8Array.from(view);
+    assert.is(hex(own), bytesToHex(own), `${n} bytes`);
+    assert.is(hex(view), bytesToHex(view), `a view of ${n} bytes`);
+    assert.equal(own, Uint8Array.from(view), 'the bytes read are left as they were');
+  }
+});
+
+test('be64 gives eight big-endian bytes, each call an array of its own', () => {
+  const values = [0n, 1n, 0x0102030405060708n, (1n << 64n) - 1n];
+  const encoded = values.map(be64);
+  values.forEach((v, i) => assert.is(bytesToHex(encoded[i]!), `0x${v.toString(16).padStart(16, '0')}`));
 });
 
 test('fromHex refuses what is not 0x-prefixed hex', () => {

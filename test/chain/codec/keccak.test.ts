@@ -12,11 +12,14 @@ test('known digests: the empty input, "abc", the empty trie root', () => {
   assert.is(bytesToHex(keccak256(Uint8Array.of(0x80))), '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
 });
 
-test('every length from 0 to 600 bytes, and views into a larger buffer, as @noble/hashes hashes them', () => {
+test('every length from 0 to 600 bytes, of arrays of their own and views into a larger buffer, as @noble/hashes hashes them', () => {
   const pool = randomBytes(700);
   for (let n = 0; n <= 600; n++) {
     const view = pool.subarray(n % 50, (n % 50) + n);
     assert.is(bytesToHex(keccak256(view)), bytesToHex(keccak_256(view)), `${n} bytes`);
+    const own = Uint8Array.from(view);
+    assert.is(bytesToHex(keccak256(own)), bytesToHex(keccak_256(view)), `an array of its own, ${n} bytes`);
+    assert.equal(own, Uint8Array.from(view), 'the input is left as it was');
   }
 });
 

@@ -19,11 +19,10 @@ export function writeWord(view: DataView, value: bigint): void {
   view.setBigUint64(24, BigInt.asUintN(64, value));
 }
 
-/** `value` (a stack word) as 32 new big-endian bytes. */
+/** `value` (a stack word) as 32 new big-endian bytes (written through the scratch's view: one over a new array would move its bytes out of the heap, docs/performance.md "Short byte strings"). */
 export function wordBytes(value: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  writeWord(new DataView(out.buffer), value);
-  return out;
+  writeWord(scratchView, value);
+  return scratch.slice();
 }
 
 /** The number `bytes` hold big-endian, as `bytesToBigInt` gives it; `padRight` (for at most 32 bytes): as if zeros followed them up to 32. */
