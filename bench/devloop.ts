@@ -18,6 +18,7 @@ import { bytesToHex, privateToAddress } from '@ethereumjs/util';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { runLoad, rpc, type LoadResult } from './load.ts';
+import { cpuWindow, type CpuShare } from './cpu.ts';
 import { NODE_BIN, startPeer, type Peer, type PeerName } from './peers.ts';
 import {
   balanceOfData, CHAIN_ID, GENESIS_BALANCE, RECIPIENTS, SENDER_KEYS, sendAndWait, setupPeer, signLegacy, tokenDeployData, transferData, type Hex, type TxFields,
@@ -57,17 +58,22 @@ const started = Date.now();
 const loadAtStart = loadavg()[0]!;
 const log = (msg: string) => console.error(`[bench:devloop ${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${msg}`);
 
-interface PhaseResult { readonly p50Ms: number; readonly p99Ms: number; readonly perSecond: number }
+interface Latencies { readonly p50Ms: number; readonly p99Ms: number; readonly perSecond: number }
+interface PhaseResult extends Latencies {
+  /** CPU per transaction: the peer's threads and this process (the client signs and sends). */
+  readonly cpu: CpuShare;
+}
 interface RoundResult {
   readonly phases: Record<PhaseKey, PhaseResult>;
   readonly perSecond: number;
   readonly blocksPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  readonly cpu: CpuShare;
 }
 
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
-const stats = (latencies: readonly number[], seconds: number): PhaseResult => {
+const stats = (latencies: readonly number[], seconds: number): Latencies => {
   const sorted = [...latencies].sort((a, b) => a - b);
   return { p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), perSecond: latencies.length / seconds };
 };
@@ -78,8 +84,8 @@ interface Loop {
   readonly token: Hex;
   nonce: bigint;
   readonly rounds: RoundResult[];
-  afterBlock?: { readonly estimate: PhaseResult; readonly call: PhaseResult };
-  fixtures?: { readonly test: PhaseResult; readonly snapshot: PhaseResult; readonly revert: PhaseResult };
+  afterBlock?: { readonly estimate: Latencies; readonly call: Latencies };
+  fixtures?: { readonly test: Latencies; readonly snapshot: Latencies; readonly revert: Latencies };
   reads?: LoadResult;
   readHwmMb?: number;
   /** The first eth_estimateGas and eth_call a test run sends, a second after the peer started (ms). */
@@ -122,18 +128,21 @@ async function round(l: Loop): Promise<RoundResult> {
   const all: number[] = [];
   const phases = {} as Record<PhaseKey, PhaseResult>;
   const t0 = performance.now();
+  const whole = cpuWindow(l.peer.pid);
   for (const phase of PHASES) {
     const latencies: number[] = [];
     const p0 = performance.now();
+    const window = cpuWindow(l.peer.pid);
     for (let i = 0; i < phase.count; i++) latencies.push(await transact(l, next(l, phase.key, i)));
-    phases[phase.key] = stats(latencies, (performance.now() - p0) / 1000);
+    phases[phase.key] = { ...stats(latencies, (performance.now() - p0) / 1000), cpu: window.end(phase.count) };
     all.push(...latencies);
   }
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = whole.end(all.length);
+  const total = stats(all, seconds);
   const blocks = Number(await rpc(l.peer.url, 'eth_blockNumber')) - firstBlock;
   if (blocks !== all.length) throw new Error(`${l.name} mined ${blocks} blocks for ${all.length} transactions`);
-  const total = stats(all, seconds);
-  return { phases, perSecond: total.perSecond, blocksPerSecond: blocks / seconds, p50Ms: total.p50Ms, p99Ms: total.p99Ms };
+  return { phases, perSecond: total.perSecond, blocksPerSecond: blocks / seconds, p50Ms: total.p50Ms, p99Ms: total.p99Ms, cpu };
 }
 
 /** A value transfer mined, then one call timed, AFTER_BLOCK times after AFTER_BLOCK_WARMUP: estimates and calls in turn, each the first request at its head. */
@@ -271,10 +280,22 @@ line('all 1,000: transactions/s', (r) => r.perSecond);
 line('    blocks/s (one transaction each)', (r) => r.blocksPerSecond);
 line('    p50 ms', (r) => r.p50Ms, 2, false);
 line('    p99 ms', (r) => r.p99Ms, 2, false);
+/** CPU rows of a window: the peer's, its main thread's (where mmnode does a transaction's whole path) and the client's. */
+const cpuLines = (get: (r: RoundResult) => CpuShare) => {
+  line('    CPU per transaction: the peer (ms)', (r) => get(r).peerMs, 2, false);
+  line('        of it its main thread (ms)', (r) => get(r).byThread.find(([t]) => t === 'main')?.[1] ?? 0, 2, false);
+  line('    CPU per transaction: the client (ms)', (r) => get(r).generatorMs, 2, false);
+};
+cpuLines((r) => r.cpu);
+for (const n of selected) {
+  const threads = med[n]!.cpu.byThread.slice(0, 4).map(([t, ms]) => `${t} ${nf(ms, 2)}`).join(', ');
+  console.log(`    ${n}'s threads (ms per transaction): ${threads}`);
+}
 for (const p of PHASES) {
   line(`${p.label}: transactions/s`, (r) => r.phases[p.key].perSecond);
   line('    p50 ms', (r) => r.phases[p.key].p50Ms, 2, false);
   line('    p99 ms', (r) => r.phases[p.key].p99Ms, 2, false);
+  cpuLines((r) => r.phases[p.key].cpu);
 }
 rule();
 console.log('The first calls of a test run, a second after the peer started (ms)');

@@ -4,10 +4,11 @@
  * and the node's CPU time per request (from /proc, so less swayed than throughput by other work on a
  * shared machine); then the time to answer GET /metrics and GET /status.json. Prints figures; asserts nothing.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { startNodeProcess, type NodeProcess } from '../testnet/launch.ts';
 import { tempDir } from '../test/helpers/node.ts';
 import { runLoad } from './load.ts';
+import { cpuMs } from './cpu.ts';
 
 const ROUNDS = 5;
 const SECONDS = 4;
@@ -24,11 +25,8 @@ const workloads = {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = (node: NodeProcess, body: () => string) =>
   runLoad(node.ready.rpcUrl, { concurrency: 32, seconds: SECONDS, body, ok: (t) => t.includes('"result"') });
-/** User and system CPU seconds the process has used (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms). */
-const cpuSeconds = (node: NodeProcess) => {
-  const fields = readFileSync(`/proc/${node.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
+/** User and system CPU seconds the node process has used. */
+const cpuSeconds = (node: NodeProcess) => cpuMs(node.child.pid!) / 1000;
 /** Requests per second and CPU microseconds per request of one round. */
 async function round(node: NodeProcess, body: () => string): Promise<[number, number]> {
   const cpu = cpuSeconds(node);

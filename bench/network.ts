@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startTestnet } from '../testnet/harness.ts';
 import { startNodeProcess, type NodeProcess } from '../testnet/launch.ts';
+import { cpuMs } from './cpu.ts';
 
 const NODES = Number(process.env.BENCH_NODES ?? 30);
 const BLOCKS = Number(process.env.BENCH_PROPAGATION_BLOCKS ?? 100);
@@ -52,11 +53,6 @@ const until = async (check: () => Promise<boolean>, what: string, timeoutMs = 12
 /** A node process (as `npm start` runs it) on `dataDir`, free ports. */
 const nodeProcess = (dataDir: string, args: string[]) => startNodeProcess(['--data-dir', dataDir, '--rpc-port', '0', '--p2p-port', '0', '--quiet', ...args]);
 const stopProcess = (child: ChildProcess) => new Promise<void>((resolve) => { if (child.exitCode !== null) return resolve(); child.once('exit', () => resolve()); child.kill('SIGTERM'); });
-/** CPU milliseconds a process (or with `thread`, one of its threads) has used: user + system clock ticks of /proc (10 ms each). */
-const cpuMs = (pid: number, thread?: number) => {
-  const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 interface Member { readonly i: number; readonly dir: string; proc?: NodeProcess; ws?: WebSocket; readonly heads: Map<string, number> }

@@ -125,7 +125,7 @@ async function benchAll(names: readonly PeerName[]): Promise<Partial<Record<Peer
       for (const kind of ['native', 'erc20'] as const) {
         await inTurn(round++, async (p) => {
           log(`${p.name}: ${TRANSFER_COUNT} ${kind === 'native' ? 'native' : 'ERC-20'} transfers, round ${r + 1} of ${WRITE_ROUNDS}`);
-          p.writes[kind].push(await runWrites(p.peer.url, p.transfers[r]![kind]));
+          p.writes[kind].push(await runWrites(p.peer.url, p.transfers[r]![kind], undefined, p.peer.pid));
         });
       }
     }
@@ -204,6 +204,13 @@ for (const w of READ_WORKLOADS) {
   }
 }
 
+const percent = (share: number | undefined) => (share === undefined ? undefined : share * 100);
+/**
+ * The mined/s a peer could reach with its CPU per transfer and the load generator's if the machine's cores
+ * were never idle: neither threads nor overlap can go past it, only less CPU per transfer can.
+ */
+const bothCoresBound = (w: WriteResult | undefined) => (w?.cpu ? (cpus().length * 1000) / (w.cpu.peerMs + w.cpu.generatorMs) : undefined);
+
 header(`(b) Writes: ${TRANSFER_COUNT} pre-signed legacy transactions over ${SENDER_COUNT} senders (one in flight per sender); median of ${WRITE_ROUNDS} rounds after a warm-up of ${WRITE_WARMUP} of each kind`);
 for (const [kind, get] of [['native transfers', (r: PeerResult) => r.native], ['ERC-20 transfers', (r: PeerResult) => r.erc20]] as const) {
   triple(`${kind}: accepted/s`, (r) => get(r)?.acceptedPerSecond);
@@ -212,6 +219,14 @@ for (const [kind, get] of [['native transfers', (r: PeerResult) => r.native], ['
   triple('    blocks used', (r) => get(r)?.blocks, 0, false);
   triple('    then: all 2,000 receipts, batches of 50 (s)', (r) => get(r)?.receiptSeconds, 2, false);
   triple('    retries (pool window full)', (r) => get(r)?.retries, 0, false);
+  triple('    CPU per transfer: the peer (ms)', (r) => get(r)?.cpu?.peerMs, 3, false);
+  triple('    CPU per transfer: the load generator (ms)', (r) => get(r)?.cpu?.generatorMs, 3, false);
+  triple('    machine idle (%)', (r) => percent(get(r)?.cpu?.idleShare), 0, false);
+  triple('    both cores busy: at most mined/s', (r) => bothCoresBound(get(r)), 0, false);
+  for (const name of selected) {
+    const threads = get(results[name]!)?.cpu?.byThread.slice(0, 4).map(([t, ms]) => `${t} ${nf(ms, 3)}`).join(', ');
+    if (threads) row(`    ${name}'s threads (ms per transfer): ${threads}`);
+  }
   for (const name of selected) {
     const w = get(results[name]!)!;
     if (w.refused || w.failed || w.missing || w.firstError) {
@@ -275,6 +290,12 @@ const mmCall = mm?.reads.call?.perSecond;
 target('eth_call >= 3x Ganache', mmCall, gn?.reads.call?.perSecond, 3,
   `${nf(mmCall)} vs ${nf(gn?.reads.call?.perSecond)} req/s (${ratio(mmCall, gn?.reads.call?.perSecond)}; hardhat ${ratio(mmCall, hh?.reads.call?.perSecond)})`);
 target('eth_call >= 80% of raw runCall', mmCall, ceilings.runCallPerSecond, 0.8, `${nf(mmCall)} vs ${nf(ceilings.runCallPerSecond)}/s (${pct(mmCall, ceilings.runCallPerSecond)})`);
+for (const [kind, get] of [['native transfers', (r?: PeerResult) => r?.native], ['ERC-20 transfers', (r?: PeerResult) => r?.erc20]] as const) {
+  const [ours, theirs] = [get(mm)?.minedPerSecond, get(hh)?.minedPerSecond];
+  const [ourBound, theirBound] = [bothCoresBound(get(mm)), bothCoresBound(get(hh))];
+  target(`${kind} mined/s >= Hardhat 3`, ours, theirs, 1,
+    `${nf(ours)} vs ${nf(theirs)}/s (${ratio(ours, theirs)}); both cores busy: at most ${nf(ourBound)} vs ${nf(theirBound)}/s (${ratio(ourBound, theirBound)})`);
+}
 for (const [kind, get, raw] of [
   ['native transfers', (r?: PeerResult) => r?.native?.minedPerSecond, ceilings.runTxNativePerSecond],
   ['ERC-20 transfers', (r?: PeerResult) => r?.erc20?.minedPerSecond, ceilings.runTxErc20PerSecond],

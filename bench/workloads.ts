@@ -15,6 +15,7 @@ import { createExecutionVM, executionBlock, stateManagerAt } from '../src/chain/
 import { createChainCommon } from '../src/chain/execution/common.ts';
 import { NETWORKS } from '../src/chain/execution/networks.ts';
 import { post, rpc, rpcBatch, runLoad, type LoadResult } from './load.ts';
+import { cpuWindow, type CpuShare } from './cpu.ts';
 
 export type Hex = `0x${string}`;
 
@@ -247,6 +248,8 @@ export interface WriteResult {
   readonly missing: number;
   readonly blocks: number;
   readonly firstError?: string;
+  /** CPU per transaction from the first send until every transaction is mined (when the peer's process id was given). */
+  readonly cpu?: CpuShare;
 }
 
 // mmnode queues at most 64 nonces ahead of the account's; past that a sender waits for a block.
@@ -258,8 +261,9 @@ const TRANSIENT = /nonce too high|overloaded|mailbox/i;
  * are imported together, so at that moment every receipt exists. (Polling the receipts
  * themselves would make the peer format them while the clock runs.) Then checks every receipt.
  */
-export async function runWrites(url: string, perSender: readonly SignedTx[][], timeoutMs = 120_000): Promise<WriteResult> {
+export async function runWrites(url: string, perSender: readonly SignedTx[][], timeoutMs = 120_000, pid?: number): Promise<WriteResult> {
   const startBlock = Number(await rpc(url, 'eth_blockNumber'));
+  const window = pid === undefined ? undefined : cpuWindow(pid);
   let refused = 0;
   let retries = 0;
   let firstError: string | undefined;
@@ -297,6 +301,7 @@ export async function runWrites(url: string, perSender: readonly SignedTx[][], t
     await new Promise((r) => setTimeout(r, 10));
   }
   if (Number.isNaN(minedSeconds)) firstError ??= `not every transaction was mined within ${timeoutMs / 1000} s`;
+  const cpu = window?.end(accepted);
 
   const all = perSender.flat().map((t) => t.hash);
   const t1 = performance.now();
@@ -308,7 +313,7 @@ export async function runWrites(url: string, perSender: readonly SignedTx[][], t
   const blocks = Number(await rpc(url, 'eth_blockNumber')) - startBlock;
   return {
     accepted, refused, retries, acceptSeconds, acceptedPerSecond: accepted / acceptSeconds,
-    minedSeconds, minedPerSecond: accepted / minedSeconds, receiptSeconds, failed, missing, blocks, firstError,
+    minedSeconds, minedPerSecond: accepted / minedSeconds, receiptSeconds, failed, missing, blocks, firstError, cpu,
   };
 }
 
