@@ -26,9 +26,8 @@ export function targetToHex(target: bigint): string {
 /** The header hash read the Bitcoin way: raw dsha256 bytes reversed, then big-endian (the raw bytes little-endian). */
 export function parentHeaderHashValue(header80: Uint8Array): bigint {
   HASH.set(parentHeaderHash(header80));
-  const words = HASH_VIEW;
-  return (words.getBigUint64(24, true) << 192n) | (words.getBigUint64(16, true) << 128n)
-    | (words.getBigUint64(8, true) << 64n) | words.getBigUint64(0, true);
+  return (HASH_VIEW.getBigUint64(24, true) << 192n) | (HASH_VIEW.getBigUint64(16, true) << 128n)
+    | (HASH_VIEW.getBigUint64(8, true) << 64n) | HASH_VIEW.getBigUint64(0, true);
 }
 
 /** True when the 80-byte header's hash, as a number, is ≤ target. The header's own `bits` is ignored. */

@@ -6,9 +6,9 @@ export type Hex = `0x${string}`;
 /**
  * V8 keeps the bytes of a typed array of up to 64 bytes inside the array object, and moves them out to memory
  * of their own (two allocations, freed by a later collection) once anything asks for the array's `buffer`: a
- * DataView over it, a `subarray`, a Buffer view, a native call. So helpers that read or write a short byte
- * string through one of those copy it into or out of SHORT, whose bytes live outside the heap from the start
- * (docs/performance.md "Short byte strings"). Synchronous and re-entered by nothing: one per thread suffices.
+ * DataView over it, a `subarray`, a Buffer view, a native call. So the helpers below that need one of those for a
+ * short byte string go through an array of their own whose bytes live outside the heap from the start (SHORT,
+ * HEX_TEXT; docs/performance.md "Short byte strings"). Synchronous and re-entered by nothing: one per thread suffices.
  */
 const SHORT_BYTES = 64;
 const SHORT = new Uint8Array(new ArrayBuffer(SHORT_BYTES));
@@ -55,7 +55,8 @@ export const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : bytesToBi
 /** The ASCII codes of the lowercase hex digits. */
 const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 /** Where `hex` writes the text of up to SHORT_BYTES bytes: "0x", then their digits. */
-const HEX_TEXT = Buffer.from(`0x${'0'.repeat(2 * SHORT_BYTES)}`, 'latin1');
+const HEX_TEXT = Buffer.alloc(2 + 2 * SHORT_BYTES);
+HEX_TEXT.write('0x', 'latin1');
 
 /**
  * Lowercase 0x-hex in one flat string (bytesToHex appends two digits at a time: a string rope every reply walks
