@@ -36,10 +36,20 @@ function compactPath(path: Uint8Array, leaf: boolean): Uint8Array {
   return out;
 }
 
+/**
+ * The key path and leaf flag a compact path encodes, the path an array of its own: a `subarray` of all the
+ * nibbles would move a short array's bytes out of V8's heap (docs/performance.md "Short byte strings").
+ */
 export function fromCompact(compact: Uint8Array): { path: Uint8Array; leaf: boolean } {
-  const nibbles = toNibbles(compact);
-  const flag = nibbles[0]!;
-  return { path: nibbles.subarray(flag & 1 ? 1 : 2), leaf: (flag & 2) !== 0 };
+  const flag = compact[0]! >> 4;
+  const odd = flag & 1;
+  const path = new Uint8Array(2 * compact.length - 2 + odd);
+  if (odd) path[0] = compact[0]! & 15;
+  for (let i = 1, j = odd; i < compact.length; i++, j += 2) {
+    path[j] = compact[i]! >> 4;
+    path[j + 1] = compact[i]! & 15;
+  }
+  return { path, leaf: (flag & 2) !== 0 };
 }
 
 export const leafNode = (path: Uint8Array, value: Uint8Array): RawNode => [compactPath(path, true), value];
