@@ -114,7 +114,8 @@ export function sha256Resume(midstate: Uint8Array, hashedBytes: bigint, tail: Ui
   const padded = new Uint8Array(Math.ceil((tail.length + 9) / BLOCK_BYTES) * BLOCK_BYTES);
   padded.set(tail);
   padded[tail.length] = 0x80;
-  new DataView(padded.buffer).setBigUint64(padded.length - 8, bitLength, false);
+  // Byte by byte: a DataView over a 64-byte array would move its bytes out of V8's heap (docs/performance.md "Short byte strings").
+  for (let i = 1, bits = bitLength; i <= 8; i++, bits >>= 8n) padded[padded.length - i] = Number(bits & 0xffn);
   const state = bytesToWords(midstate);
   for (let at = 0; at < padded.length; at += BLOCK_BYTES) compress(state, padded, at);
   return wordsToBytes(state);
