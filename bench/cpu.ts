@@ -16,7 +16,7 @@ export const cpuMs = (pid: number, thread?: number): number =>
   statMs(readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8'));
 
 /** CPU milliseconds of each of a process's threads, summed by thread name; the main thread is `main`. */
-export function cpuMsByThread(pid: number): Map<string, number> {
+function cpuMsByThread(pid: number): Map<string, number> {
   const byName = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     let stat: string;

@@ -18,14 +18,16 @@ export interface KeyPath<V> {
 
 export const EMPTY = new Uint8Array();
 
-export function toNibbles(bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(bytes.length * 2);
-  for (let i = 0; i < bytes.length; i++) {
-    out[2 * i] = bytes[i]! >> 4;
-    out[2 * i + 1] = bytes[i]! & 15;
+/** Writes the nibbles of `bytes` from byte `from` on into `out` from `at` on; returns `out`. */
+function writeNibbles(bytes: Uint8Array, from: number, out: Uint8Array, at: number): Uint8Array {
+  for (let i = from; i < bytes.length; i++, at += 2) {
+    out[at] = bytes[i]! >> 4;
+    out[at + 1] = bytes[i]! & 15;
   }
   return out;
 }
+
+export const toNibbles = (bytes: Uint8Array): Uint8Array => writeNibbles(bytes, 0, new Uint8Array(bytes.length * 2), 0);
 
 /** Hex-prefix (compact) encoding of a key path, with the leaf flag. */
 function compactPath(path: Uint8Array, leaf: boolean): Uint8Array {
@@ -43,12 +45,8 @@ function compactPath(path: Uint8Array, leaf: boolean): Uint8Array {
 export function fromCompact(compact: Uint8Array): { path: Uint8Array; leaf: boolean } {
   const flag = compact[0]! >> 4;
   const odd = flag & 1;
-  const path = new Uint8Array(2 * compact.length - 2 + odd);
+  const path = writeNibbles(compact, 1, new Uint8Array(2 * compact.length - 2 + odd), odd);
   if (odd) path[0] = compact[0]! & 15;
-  for (let i = 1, j = odd; i < compact.length; i++, j += 2) {
-    path[j] = compact[i]! >> 4;
-    path[j + 1] = compact[i]! & 15;
-  }
   return { path, leaf: (flag & 2) !== 0 };
 }
 
