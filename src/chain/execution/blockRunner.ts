@@ -22,6 +22,7 @@ import { orderedTrieRoot } from '../storage/trieRoot.ts';
 import { txBytes, txFromBytes } from '../codec/txEncoding.ts';
 import { impersonatedSender } from '../codec/impersonation.ts';
 import { runTransaction } from './runTransaction.ts';
+import { applyPlainTransfer } from './plainTransfer.ts';
 import type { StoredLog, StoredReceipt } from '../codec/block.ts';
 import { speedUpInterpreter } from './interpreter/index.ts';
 import { effectiveGasPrice } from './txPrice.ts';
@@ -328,21 +329,20 @@ async function runBlockTxs(
       rejected.push({ tx, reason: problem });
       continue;
     }
-    let result;
+    let run: TxRun;
     try {
-      result = await runTransaction(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
+      run = await runBlockTx(vm, sm, tx, block, gasUsed);
     } catch (err) {
       if (mode === 'verify') throw new InvalidBlockError(`transaction ${included.length}: ${(err as Error).message}`);
       rejected.push({ tx, reason: (err as Error).message });
       continue;
     }
-    gasUsed += result.totalGasSpent;
-    paidFees += result.totalGasSpent * price;
-    const r = result.receipt as { status: 0 | 1; logs: StoredLog[]; bitvector: Uint8Array };
-    for (let i = 0; i < 256; i++) bloom[i]! |= r.bitvector[i]!;
+    gasUsed += run.gasUsed;
+    paidFees += run.gasUsed * price;
+    for (let i = 0; i < 256; i++) bloom[i]! |= run.bloom[i]!;
     receipts.push(Object.freeze({
-      status: r.status, cumulativeGasUsed: gasUsed, gasUsed: result.totalGasSpent, logs: r.logs,
-      bloom: r.bitvector, contractAddress: result.createdAddress?.bytes, txType: tx.type,
+      status: run.status, cumulativeGasUsed: gasUsed, gasUsed: run.gasUsed, logs: run.logs,
+      bloom: run.bloom, contractAddress: run.contractAddress, txType: tx.type,
     }));
     included.push(tx);
   }
@@ -354,6 +354,24 @@ async function runBlockTxs(
   const transactionsRoot = orderedTrieRoot(included.map(txBytes));
   const receiptsRoot = orderedTrieRoot(receipts.map(consensusReceipt));
   return { txs: included, receipts, stateRoot, receiptsRoot, transactionsRoot, logsBloom: bloom, gasUsed, paidFees, rejected, accounts };
+}
+
+/** What one transaction of a block did, for its receipt. */
+interface TxRun {
+  readonly status: 0 | 1;
+  readonly gasUsed: bigint;
+  readonly logs: StoredLog[];
+  readonly bloom: Uint8Array;
+  readonly contractAddress?: Uint8Array;
+}
+
+/** A plain transfer applied directly (plainTransfer.ts), any other transaction through the library's runTx. */
+async function runBlockTx(vm: VM, sm: BatchedStateManager, tx: TypedTransaction, block: EjsBlock, blockGasUsed: bigint): Promise<TxRun> {
+  const plainGas = await applyPlainTransfer(vm, sm, tx, block.header.coinbase);
+  if (plainGas !== undefined) return { status: 1, gasUsed: plainGas, logs: [], bloom: new Uint8Array(256) };
+  const result = await runTransaction(vm, { tx, block, blockGasUsed, skipHardForkValidation: true });
+  const r = result.receipt as { status: 0 | 1; logs: StoredLog[]; bitvector: Uint8Array };
+  return { status: r.status, gasUsed: result.totalGasSpent, logs: r.logs, bloom: r.bitvector, contractAddress: result.createdAddress?.bytes };
 }
 
 /**
