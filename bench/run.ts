@@ -236,7 +236,8 @@ for (const [kind, get] of [['native transfers', (r: PeerResult) => r.native], ['
 }
 
 console.log(`\n(c) In-process ceilings (@ethereumjs/vm, mmnode's Common with native ecrecover, in-memory trie; best of the start and end of the run)`);
-console.log(`    raw: the library's default state manager; tuned: with state caches and, for runTx, one checkpoint per block, as the node runs them`);
+console.log(`    raw: the library's default state manager; tuned: with state caches and, for runTx, one checkpoint per block, as the node runs runTx`);
+console.log(`    (the node's blocks apply plain value transfers without runTx: docs/performance.md "Plain transfers")`);
 rule();
 const pct = (a: number | undefined, b: number) => (known(a) ? `${((a / b) * 100).toFixed(0)}%` : '–');
 row('', 'raw/s', 'mmnode/s', 'mmnode/raw');
