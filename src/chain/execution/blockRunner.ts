@@ -330,10 +330,13 @@ async function runBlockTxs(
       continue;
     }
     let run: TxRun;
+    const depth = sm.checkpointDepth();
     try {
       run = await runBlockTx(vm, sm, tx, block, gasUsed);
     } catch (err) {
       if (mode === 'verify') throw new InvalidBlockError(`transaction ${included.length}: ${(err as Error).message}`);
+      // A transaction left out leaves the state as it found it, also one the library gave up on midway.
+      await sm.revertTo(depth);
       rejected.push({ tx, reason: (err as Error).message });
       continue;
     }

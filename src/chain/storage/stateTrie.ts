@@ -371,6 +371,16 @@ export class BatchedStateManager extends MerkleStateManager {
     return changes;
   }
 
+  /** Checkpoints open now. */
+  checkpointDepth(): number {
+    return this._checkpointCount;
+  }
+
+  /** Reverts the checkpoints opened since the depth was `depth`: what a transaction that threw midway left open (docs/chain.md "Transactions that throw"). */
+  async revertTo(depth: number): Promise<void> {
+    while (this._checkpointCount > depth) await this.revert();
+  }
+
   /** Entries the state caches hold: accounts, contracts with cached storage, code. */
   cachedEntries(): number {
     const caches = this._caches;
