@@ -7,6 +7,9 @@
  * Its sender's address is kept too: @ethereumjs/tx hashes the recovered key again (in JavaScript) at
  * every getSenderAddress, which execution, the receipts and the pool each call; here it is hashed
  * once, natively (keccak.ts), or is the address an impersonation marker names.
+ *
+ * And its data fee: the library sums it as a bigint per byte of data (4,600 additions, and as many
+ * bigints to collect, for a token's deployment) where the pool's rules first ask for it.
  */
 import type { Common } from '@ethereumjs/common';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
@@ -26,7 +29,22 @@ export function txFromBytes(raw: Uint8Array, common: Common): TypedTransaction {
   encodings.set(tx, raw);
   // Its hash is these bytes' hash: the library's hash() would encode the transaction again first.
   tx.cache.hash = keccak256(raw);
+  tx.cache.dataFee = { value: dataFee(tx), hardfork: tx.common.hardfork() };
   return tx;
+}
+
+/**
+ * What the library's data fee (`getDataGas` of a legacy transaction, which the other types add their
+ * access and authorization lists to) keeps in `cache.dataFee`: each byte of data at the zero or non-zero
+ * price, and a creation's init code at its price per 32-byte word (EIP-3860).
+ */
+function dataFee(tx: TypedTransaction): bigint {
+  const { data, common } = tx;
+  let zeros = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++;
+  let fee = BigInt(zeros) * common.param('txDataZeroGas') + BigInt(data.length - zeros) * common.param('txDataNonZeroGas');
+  if (tx.to === undefined && common.isActivatedEIP(3860)) fee += common.param('initCodeWordGas') * BigInt(Math.ceil(data.length / 32));
+  return fee;
 }
 
 export function txBytes(tx: TypedTransaction): Uint8Array {

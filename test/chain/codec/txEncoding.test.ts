@@ -52,4 +52,25 @@ Decoding('each type\'s hash from its bytes is the hash of its re-encoding', () =
   }
 });
 
+Decoding('the data fee and the intrinsic gas are the library\'s, for calls and creations of each type', () => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  for (let i = 0; i < 60; i++) {
+    // Data of 0 to 5,000 bytes, about a third of them zero.
+    const data = Uint8Array.from({ length: Math.floor(random() ** 2 * 5_000) }, () => (random() < 0.35 ? 0 : 1 + Math.floor(random() * 255)));
+    const to = random() < 0.5 ? TO : undefined;
+    const fields = { nonce: BigInt(i), gasLimit: 10_000_000n, to, data };
+    const accessList = [{ address: bytesToHex(TO), storageKeys: [bytesToHex(new Uint8Array(32))] }];
+    const raw = [
+      () => createLegacyTx({ ...fields, gasPrice: 1n }, { common }),
+      () => createAccessList2930Tx({ ...fields, gasPrice: 1n, accessList }, { common }),
+      () => createFeeMarket1559Tx({ ...fields, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, accessList }, { common }),
+    ][i % 3]!().sign(KEY).serialize();
+    const tx = txFromBytes(raw, common);
+    const library = createTxFromRLP(raw, { common });
+    assert.is(tx.getDataGas(), library.getDataGas(), `data fee, transaction ${i}`);
+    assert.is(tx.getIntrinsicGas(), library.getIntrinsicGas(), `intrinsic gas, transaction ${i}`);
+  }
+});
+
 Decoding.run();
