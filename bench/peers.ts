@@ -4,7 +4,7 @@
  * (no npm/npx wrapper), so /proc/<pid>/status gives the node's own RSS.
  */
 import { bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,19 @@ export const NODE_BIN = join(ROOT, 'node_modules/.bin/node');
 export const PEERS = ['mmnode', 'hardhat', 'ganache'] as const;
 export type PeerName = (typeof PEERS)[number] | 'anvil';
 export const ANVIL_BIN = join(BENCH, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
+
+/**
+ * Installs the other peers' packages (bench/package.json: Hardhat 3, Ganache 7, Anvil) on first use. `npm install`
+ * (which keeps to bench/package-lock.json) rather than `npm ci`: the registry here lacks some of EDR's
+ * other-platform packages, which `npm ci` insists on seeing in the lockfile.
+ */
+function installPeerPackages(): void {
+  const installed = [join(BENCH, 'node_modules/hardhat'), join(BENCH, 'node_modules/ganache'), ANVIL_BIN].every((p) => existsSync(p));
+  if (installed) return;
+  console.error('installing the bench peers\' packages (npm install --prefix bench)');
+  const r = spawnSync('npm', ['install', '--prefix', BENCH, '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('npm install --prefix bench failed');
+}
 
 export interface Peer {
   readonly name: PeerName;
@@ -125,6 +138,7 @@ async function launch(name: PeerName, opts: PeerOptions): Promise<Launch> {
 
 /** Starts a peer and resolves once it answers eth_chainId; rejects within 60 s otherwise. */
 export async function startPeer(name: PeerName, opts: PeerOptions): Promise<Peer> {
+  if (name !== 'mmnode') installPeerPackages();
   const l = await launch(name, opts);
   if (l.bin && !existsSync(l.bin)) throw new Error(`${l.bin} is missing: run npm install --prefix bench`);
   const child: ChildProcess = spawn(l.bin ?? NODE_BIN, l.args, {

@@ -7,12 +7,9 @@
  *   BENCH_PEERS=mmnode,hardhat,ganache   which peers to run (default all three)
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
 import type { LoadResult } from './load.ts';
-import { BENCH, NODE_BIN, PEERS, startPeer, type Peer, type PeerName } from './peers.ts';
+import { NODE_BIN, PEERS, startPeer, type Peer, type PeerName } from './peers.ts';
 import { runCallsWithWorkers, runHeavy, STORM, TRACE_FILTER, type HeavyResult } from './heavy.ts';
 import { WORKER_IDLE_MS } from '../src/rpc/workers/options.ts';
 import {
@@ -31,15 +28,6 @@ const started = Date.now();
 // Other work on this 2-core machine skews every figure: the report shows the load average around the run.
 const loadAtStart = loadavg()[0]!;
 const log = (msg: string) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${msg}`);
-
-// ---- peers' packages: bench/ has its own lockfile so the root install stays light ----------------
-if (!existsSync(join(BENCH, 'node_modules/hardhat')) || !existsSync(join(BENCH, 'node_modules/ganache'))) {
-  // `npm install` (which keeps to bench/package-lock.json) rather than `npm ci`: the registry here
-  // lacks some of EDR's other-platform packages, which `npm ci` insists on seeing in the lockfile.
-  log('installing bench dependencies (npm install --prefix bench)');
-  const r = spawnSync('npm', ['install', '--prefix', BENCH, '--no-audit', '--no-fund'], { stdio: 'inherit' });
-  if (r.status !== 0) { console.error('npm install --prefix bench failed'); process.exit(1); }
-}
 
 interface PeerResult {
   command: string;
