@@ -291,9 +291,12 @@ export class ChainWriter {
     if (!pending) return;
     this.#pending = undefined;
     pending.ops.push({ type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: pending.head.hash });
-    await this.store.batch(pending.ops);
+    const written = this.store.batch(pending.ops);
+    // Cached while LevelDB writes them: a trie node is reached only from a state root, and readers learn the
+    // new root once the head is published, after the write (docs/performance.md "What was cut").
     this.reader.trieDb.remember(this.#pendingNodes);
     this.#pendingNodes.clear();
+    await written;
     this.reader.rememberRun([...pending.blocks.values()], pending.receipts, pending.accounts);
     this.reader.publishHead(pending.head);
   }
