@@ -52,7 +52,10 @@ export class CommittedTrieDb implements DB<string, Value> {
     if (value) this.#cache.set(flat(key), value);
     return value;
   }
-  /** Called once a block's batch is on disk: the next block reads its nodes from memory. */
+  /**
+   * Called with a block's nodes once its batch is handed to LevelDB (before or after it is on disk: only the
+   * new state root, published after the write, leads to them): the next block reads its nodes from memory.
+   */
   remember(writes: ReadonlyMap<string, Uint8Array>): void {
     for (const [key, value] of writes) this.#cache.set(flat(key), value);
   }
