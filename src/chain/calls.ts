@@ -11,6 +11,7 @@ import type { VM } from '@ethereumjs/vm';
 import { ZERO_ADDRESS, ZERO_HASH } from './codec/bytes.ts';
 import { createExecutionVM, executionBlock } from './execution/blockRunner.ts';
 import type { StoredLog } from './codec/block.ts';
+import { dataFee } from './codec/txEncoding.ts';
 import { callStateManagerAt, type CallStateManager } from './storage/callState.ts';
 import type { StateChanges, StateStep } from './storage/cacheChanges.ts';
 import { Lru } from './storage/lru.ts';
@@ -165,10 +166,8 @@ export class CallExecutor {
    */
   intrinsicGas(req: CallRequest): bigint {
     const param = (name: string) => this.#txCommon.param(name);
-    const data = req.data ?? new Uint8Array();
-    const nonZero = data.reduce((n, byte) => (byte ? n + 1 : n), 0);
-    let gas = param('txGas') + BigInt(nonZero) * param('txDataNonZeroGas') + BigInt(data.length - nonZero) * param('txDataZeroGas');
-    if (!req.to) gas += param('txCreationGas') + BigInt(Math.ceil(data.length / 32)) * param('initCodeWordGas');
+    let gas = param('txGas') + dataFee(req.data ?? new Uint8Array(), !req.to, this.#txCommon);
+    if (!req.to) gas += param('txCreationGas');
     for (const [, keys] of req.accessList ?? []) gas += param('accessListAddressGas') + BigInt(keys.length) * param('accessListStorageKeyGas');
     return gas;
   }

@@ -29,21 +29,20 @@ export function txFromBytes(raw: Uint8Array, common: Common): TypedTransaction {
   encodings.set(tx, raw);
   // Its hash is these bytes' hash: the library's hash() would encode the transaction again first.
   tx.cache.hash = keccak256(raw);
-  tx.cache.dataFee = { value: dataFee(tx), hardfork: tx.common.hardfork() };
+  tx.cache.dataFee = { value: dataFee(tx.data, tx.to === undefined, tx.common), hardfork: tx.common.hardfork() };
   return tx;
 }
 
 /**
- * What the library's data fee (`getDataGas` of a legacy transaction, which the other types add their
- * access and authorization lists to) keeps in `cache.dataFee`: each byte of data at the zero or non-zero
- * price, and a creation's init code at its price per 32-byte word (EIP-3860).
+ * The data fee of a transaction with `data`, as the library's `getDataGas` of a legacy transaction computes it
+ * (the other types add their access and authorization lists) and keeps it in `cache.dataFee`: each byte of data
+ * at the zero or non-zero price, and a creation's init code at its price per 32-byte word (EIP-3860).
  */
-function dataFee(tx: TypedTransaction): bigint {
-  const { data, common } = tx;
+export function dataFee(data: Uint8Array, creation: boolean, common: Common): bigint {
   let zeros = 0;
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++;
   let fee = BigInt(zeros) * common.param('txDataZeroGas') + BigInt(data.length - zeros) * common.param('txDataNonZeroGas');
-  if (tx.to === undefined && common.isActivatedEIP(3860)) fee += common.param('initCodeWordGas') * BigInt(Math.ceil(data.length / 32));
+  if (creation && common.isActivatedEIP(3860)) fee += common.param('initCodeWordGas') * BigInt(Math.ceil(data.length / 32));
   return fee;
 }
 
