@@ -92,9 +92,9 @@ function readUnwrittenFirst<K extends string | Bytes>(sublevel: AbstractSublevel
     const known = keys.map((key) => unwritten.get(code, key));
     if (known.every((u) => u === undefined)) return stored.getMany(keys);
     const missing = keys.filter((_, i) => !known[i]);
-    const read = missing.length ? await stored.getMany(missing) : [];
+    const fromLevelDb = missing.length ? await stored.getMany(missing) : [];
     let next = 0;
-    return known.map((u) => (u ? u.value : read[next++]));
+    return known.map((u) => (u ? u.value : fromLevelDb[next++]));
   };
   read.hasMany = async (keys) => {
     const values = await read.getMany(keys);
