@@ -194,7 +194,6 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         warm: config.rpcWarmWorkers,
       },
       { dataDir: config.dataDir, network: config.network, gasCap }, () => reader.head().hash,
-      () => (reader.store.unwrittenBatches ? reader.store.settled() : undefined),
     );
     const inclusions = new InclusionWaits();
     const clientVersion = config.clientVersion ?? CLIENT_VERSION;

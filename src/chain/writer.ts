@@ -26,9 +26,6 @@ import { OverlayTrieDb } from './storage/trieDb.ts';
 import { BlockValidator, MAX_UNCLES } from './validation.ts';
 import { orderedTrieRoot } from './storage/trieRoot.ts';
 
-/** Batches LevelDB may lag behind by before the writer waits for it (docs/chain.md "Writes behind the head"). */
-const MAX_UNWRITTEN_BATCHES = 64;
-
 /** Import outcomes, named as the reference node names them (docs/merged-mining.md "Submissions"). */
 export type ImportResult = 'IMPORTED_BEST' | 'IMPORTED_NOT_BEST' | 'EXIST' | 'NO_PARENT' | 'INVALID_BLOCK';
 
@@ -294,14 +291,14 @@ export class ChainWriter {
     if (!pending) return;
     this.#pending = undefined;
     pending.ops.push({ type: 'put', sublevel: this.store.meta, key: ChainStore.HEAD, value: pending.head.hash });
-    // In the journal from here on, and in LevelDB a little later (docs/chain.md "Writes behind the head").
-    this.store.write(pending.ops);
+    const written = this.store.batch(pending.ops);
+    // Cached while LevelDB writes them: a trie node is reached only from a state root, and readers learn the
+    // new root once the head is published, after the write (docs/performance.md "What was cut").
     this.reader.trieDb.remember(this.#pendingNodes);
     this.#pendingNodes.clear();
+    await written;
     this.reader.rememberRun([...pending.blocks.values()], pending.receipts, pending.accounts);
     this.reader.publishHead(pending.head);
-    // A LevelDB slower than the blocks (a long sync on a slow disk) makes the writer wait rather than hold them all.
-    if (this.store.unwrittenBatches > MAX_UNWRITTEN_BATCHES) await this.store.settled();
   }
 
   private async importNew(block: Block): Promise<ImportOutcome> {
@@ -327,7 +324,7 @@ export class ChainWriter {
     const ops: BatchOp[] = [...this.blockOps(block, exec.receipts, td), ...exec.overlay.toBatch(this.store.trie)];
     // Fork choice: most total difficulty; on a tie the lower block hash, so every node picks the same head.
     if (td < head.totalDifficulty || (td === head.totalDifficulty && compareBytes(block.hash, head.hash) >= 0)) {
-      this.store.write(ops);
+      await this.store.batch(ops);
       this.reader.trieDb.remember(exec.overlay.writes);
       this.reader.remember(block, [...exec.receipts]);
       return { result: 'IMPORTED_NOT_BEST', block };
@@ -410,7 +407,7 @@ export class ChainWriter {
     let td = head.totalDifficulty;
     for (const b of removed) td -= blockWork(b);
     const blockData = [this.store.headers, this.store.bodies, this.store.receipts, this.store.td];
-    this.store.write([
+    await this.store.batch([
       ...this.canonOps({ added: [target], removed }, head),
       ...await logIndexOps(this.store, { added: [], removed }, (b) => this.reader.getReceipts(b.hash)),
       ...removed.flatMap((b) => blockData.map((sublevel): BatchOp => ({ type: 'del', sublevel, key: b.hash }))),

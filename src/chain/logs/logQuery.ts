@@ -157,8 +157,6 @@ function tooManyLogs(from: bigint, to: bigint, overflowAt: bigint, limits: LogLi
 
 /** The matching logs, in chain order, a batch at a time. */
 async function* matchingLogs(store: ChainStore, criteria: LogCriteria, from: bigint, to: bigint): AsyncGenerator<LogEntry[]> {
-  // Its iterators read LevelDB alone: it must have the batches written so far (docs/chain.md "Writes behind the head").
-  await store.settled();
   // Read first: a reorg landing meanwhile moves it, and what this query caches is dropped.
   const generation = await indexGeneration(store);
   const dimensions: Uint8Array[][] = [];

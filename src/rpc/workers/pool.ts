@@ -124,16 +124,8 @@ export class RpcWorkerPool {
   /** Workers kept running (options.warm), never more than the pool's size. */
   readonly #kept: number;
 
-  /**
-   * `head`: the hash of the head a request is answered at, taken when a worker picks the request up.
-   * `written`: settles once LevelDB has every batch the chain handed it (undefined when it has): the
-   * workers read LevelDB on their own, so requests and heads reach them only then (docs/chain.md
-   * "Writes behind the head").
-   */
-  constructor(
-    readonly options: RpcWorkerOptions, private readonly init: WorkerInit, private readonly head: () => Uint8Array,
-    private readonly written: () => Promise<void> | undefined = () => undefined,
-  ) {
+  /** `head`: the hash of the head a request is answered at, taken when a worker picks the request up. */
+  constructor(readonly options: RpcWorkerOptions, private readonly init: WorkerInit, private readonly head: () => Uint8Array) {
     this.#kept = Math.min(options.warm ?? 0, options.size);
   }
 
@@ -208,10 +200,10 @@ export class RpcWorkerPool {
   #pumpSoon(): void {
     if (this.#pumpScheduled) return;
     this.#pumpScheduled = true;
-    setImmediate(() => this.#afterWrites(() => {
+    setImmediate(() => {
       this.#pumpScheduled = false;
       this.#pump();
-    }));
+    });
   }
 
   /**
@@ -222,7 +214,7 @@ export class RpcWorkerPool {
    */
   readonly headRef: ActorRef<WorkerHeadProtocol> = {
     name: 'rpc workers',
-    tell: (told) => this.#afterWrites(() => {
+    tell: (told) => {
       const since = performance.now() - HEADS_AFTER_REQUEST_MS;
       let known: KnownHead | undefined;
       for (const slot of this.#slots) {
@@ -230,16 +222,9 @@ export class RpcWorkerPool {
         known ??= knownHead(told);
         slot.worker.postMessage({ head: told.head.hash, known } satisfies ToWorker);
       }
-    }),
+    },
     ask: () => Promise.reject(new Error('the worker pool answers no asks')),
   };
-
-  /** Runs `then` now, or once LevelDB has the batches it has not written yet (a failed write is the chain's to report). */
-  #afterWrites(then: () => void): void {
-    const writing = this.written();
-    if (writing) void writing.catch(() => undefined).then(then);
-    else then();
-  }
 
   /** Starts the workers the pool keeps warm, one after the other. */
   warmUp(): void {

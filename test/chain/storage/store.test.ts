@@ -51,4 +51,20 @@ test('reads on this thread see the other opener\'s batches: get and getMany, pre
   }
 });
 
+test('a store whose reads run on this thread reads at once after open', async () => {
+  const dir = tempDir('mmnode-store-');
+  const writer = new ChainStore(dir);
+  await writer.open();
+  await writer.batch([{ type: 'put', sublevel: writer.headers, key: new Uint8Array(32).fill(1), value: Uint8Array.of(1) }]);
+  await writer.close();
+  const reader = new ChainStore(dir, { readsOnThisThread: true });
+  await reader.open();
+  try {
+    assert.equal([...(await reader.headers.get(new Uint8Array(32).fill(1)))!], [1]);
+  } finally {
+    await reader.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
