@@ -44,6 +44,8 @@ export class ChainStore {
   readonly meta: BytesSublevel;
   readonly trie: TrieSublevel;
   readonly logs: BytesSublevel;
+  /** Every sublevel above: each opens a moment after the database (see open). */
+  readonly #sublevels: readonly { open(): Promise<void> }[];
 
   /**
    * `readsOnThisThread`: reads run on the calling thread (LevelDB's synchronous get) instead of on
@@ -62,8 +64,10 @@ export class ChainStore {
     this.meta = sub('m');
     this.logs = sub('l');
     this.trie = this.db.sublevel<string, Bytes>('s', { keyEncoding: 'utf8', valueEncoding: 'view' });
+    const bytesSublevels = [this.headers, this.bodies, this.receipts, this.td, this.canon, this.txloc, this.meta, this.logs];
+    this.#sublevels = [...bytesSublevels, this.trie];
     if (readsOnThisThread) {
-      for (const sublevel of [this.headers, this.bodies, this.receipts, this.td, this.canon, this.txloc, this.meta, this.logs]) readSynchronously(sublevel);
+      for (const sublevel of bytesSublevels) readSynchronously(sublevel);
       readSynchronously(this.trie);
     }
   }
@@ -71,7 +75,7 @@ export class ChainStore {
   async open(): Promise<void> {
     await this.db.open();
     // A sublevel opens a moment after its database, and a synchronous read (readsOnThisThread) does not wait for it.
-    await Promise.all([this.headers, this.bodies, this.receipts, this.td, this.canon, this.txloc, this.meta, this.logs, this.trie].map((sublevel) => sublevel.open()));
+    await Promise.all(this.#sublevels.map((sublevel) => sublevel.open()));
   }
 
   close(): Promise<void> {
