@@ -10,6 +10,7 @@ export type BlockOrigin = 'local' | 'peer';
 export type NodeEvent =
   | ({ type: 'chain.headChanged' } & HeadChange)
   | { type: 'chain.blockImported'; block: Block; best: boolean; origin: BlockOrigin }
-  | { type: 'pool.txAdded'; tx: TypedTransaction; pending: boolean }
+  /** `alone`: it is the only transaction in the pool (it did not join others waiting for a block). */
+  | { type: 'pool.txAdded'; tx: TypedTransaction; pending: boolean; alone: boolean }
   /** Outside a head change, a transaction left the pool unmined (evicted, replaced, expired) or fell back from pending to queued. */
   | { type: 'pool.txRemoved'; hash: Hex };

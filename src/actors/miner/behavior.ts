@@ -231,12 +231,20 @@ export function minerBehavior(
     return null;
   }
 
-  function scheduleAuto(s: MinerState) {
+  /**
+   * Automine builds one turn of the event loop after a transaction reaches an idle pool, so a test suite's
+   * lone send waits for nothing. Transactions that came while the last block was built (a head change finds
+   * them in the pool, or one joins others) wait one turn more: the sends read from their sockets in that turn
+   * join the block, and fewer, fuller blocks cost less per transaction (docs/performance.md "Fuller blocks
+   * under many senders").
+   */
+  function scheduleAuto(s: MinerState, fill: boolean) {
     if (s.autoScheduled) return;
     s.autoScheduled = true;
-    setImmediate(() => {
+    const mine = () => {
       try { deps.self().tell({ type: 'mine.auto' }); } catch { /* stopped or full: the next event retries */ }
-    });
+    };
+    setImmediate(fill ? () => setImmediate(mine) : mine);
   }
 
   function status(s: MinerState): MiningStatus {
@@ -269,14 +277,14 @@ export function minerBehavior(
       };
       setMode(s, opts.mode);
       // The pool may start with transactions (its journal's): automine does not wait for the next one.
-      if (s.mode === 'auto') scheduleAuto(s);
+      if (s.mode === 'auto') scheduleAuto(s, false);
       return s;
     },
     async onTell(s, msg) {
       switch (msg.type) {
         case 'pool.txAdded':
           s.stale = true;
-          if (s.mode === 'auto' && msg.pending) scheduleAuto(s);
+          if (s.mode === 'auto' && msg.pending) scheduleAuto(s, !msg.alone);
           break;
         case 'pool.txRemoved':
           s.stale = true;
@@ -291,7 +299,7 @@ export function minerBehavior(
             for (const block of msg.removed) remember(s.siblings, bytesToHex(block.hash) as Hex, block.header, SIBLINGS_KEPT);
           }
           s.stale = true;
-          if (s.mode === 'auto') scheduleAuto(s);
+          if (s.mode === 'auto') scheduleAuto(s, true);
           break;
         case 'chain.blockImported':
           if (msg.best) break; // the head change that follows says it all
@@ -360,13 +368,13 @@ export function minerBehavior(
       'mining.status': (s) => [s, status(s)],
       'mining.set': (s, { on }) => {
         setMode(s, on ? (opts.mode === 'off' ? 'auto' : opts.mode) : 'off');
-        if (s.mode === 'auto') scheduleAuto(s); // what waited while mining was stopped goes now
+        if (s.mode === 'auto') scheduleAuto(s, false); // what waited while mining was stopped goes now
         return [s, s.mode];
       },
       'mining.mode': (s, { mode, blockTimeMs }) => {
         if (blockTimeMs !== undefined) s.blockTimeMs = blockTimeMs;
         setMode(s, mode);
-        if (s.mode === 'auto') scheduleAuto(s);
+        if (s.mode === 'auto') scheduleAuto(s, false);
         return [s, s.mode];
       },
       'time.increase': (s, { seconds }) => {

@@ -48,7 +48,7 @@ export interface SavedClock {
 
 export type MinerProtocol = {
   tell:
-    | { type: 'pool.txAdded'; pending: boolean }
+    | { type: 'pool.txAdded'; pending: boolean; alone: boolean }
     | { type: 'pool.txRemoved' }
     | ({ type: 'chain.headChanged' } & HeadChange)
     /** A block that did not become the head is a sibling of the chain: a candidate uncle. */

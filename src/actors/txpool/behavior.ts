@@ -101,7 +101,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
   async function discard(s: PoolState, e: Entry, reason: DropReason, detail: string) {
     drop(s, e, reason, detail);
     removed(e);
-    announce(await settle(s, e.data.sender));
+    announce(s, await settle(s, e.data.sender));
   }
 
   /**
@@ -158,8 +158,8 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     journal.rewrite(liveBytes(s));
   }
 
-  const announce = (entries: readonly Entry[]) => {
-    for (const e of entries) if (stateOf(e) === 'pending') bus.publish({ type: 'pool.txAdded', tx: e.data.tx, pending: true });
+  const announce = (s: PoolState, entries: readonly Entry[]) => {
+    for (const e of entries) if (stateOf(e) === 'pending') bus.publish({ type: 'pool.txAdded', tx: e.data.tx, pending: true, alone: s.book.size === 1 });
   };
 
   async function admit(s: PoolState, tx: TypedTransaction): Promise<{ hash: Hex; pending: boolean; alone: boolean; journaled?: Promise<void> }> {
@@ -194,10 +194,10 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     const journaled = enter(s, entry);
     const pending = tx.nonce < s.book.firstGap(sender, acct.nonce);
     machine.send({ type: 'tx.validated', executable: pending });
-    bus.publish({ type: 'pool.txAdded', tx, pending });
-    // Filling a gap can make the nonces after it executable.
-    if (pending && s.book.at(sender, tx.nonce + 1n)) announce(await settle(s, sender));
     const alone = s.book.size === 1;
+    bus.publish({ type: 'pool.txAdded', tx, pending, alone });
+    // Filling a gap can make the nonces after it executable.
+    if (pending && s.book.at(sender, tx.nonce + 1n)) announce(s, await settle(s, sender));
     return journaled ? { hash, pending, alone, journaled } : { hash, pending, alone };
   }
 
@@ -282,7 +282,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     advance(s, touched);
     const promoted: Entry[] = [];
     for (const sender of touched) promoted.push(...(await settle(s, sender)));
-    announce([...returned.filter((e) => s.book.get(e.data.hash) === e), ...promoted]);
+    announce(s, [...returned.filter((e) => s.book.get(e.data.hash) === e), ...promoted]);
   }
 
   const byState = (s: PoolState, state: 'pending' | 'queued') => [...s.book.entries()].filter((e) => stateOf(e) === state);
@@ -309,7 +309,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
             const e = s.book.get(hash);
             if (!e) continue;
             drop(s, e, 'invalid', msg.reason);
-            announce(await settle(s, e.data.sender));
+            announce(s, await settle(s, e.data.sender));
           }
           break;
         case 'tx.expired': {
@@ -317,7 +317,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
           if (!e || e.machine.getSnapshot().status !== 'done') break;
           leave(s, e);
           removed(e);
-          announce(await settle(s, e.data.sender));
+          announce(s, await settle(s, e.data.sender));
           break;
         }
       }

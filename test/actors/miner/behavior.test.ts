@@ -64,7 +64,7 @@ async function harness(mode: MiningMode, poolTxs: TypedTransaction[] = [], rejec
     },
     'block.import': ({ block }): ImportOutcome => { imported.push(block); return { result: 'IMPORTED_BEST', block }; },
   });
-  const txpool = fakeRef<TxPoolProtocol>('txpool', { 'pool.executable': () => poolTxs as never });
+  const txpool = fakeRef<TxPoolProtocol>('txpool', { 'pool.executable': () => [...poolTxs] as never });
   const reader = { head: () => ({ hash: head.hash, number: 5n, header: head.header, totalDifficulty: 6n }) } as unknown as ChainView;
   const miner = spawnMiner({ mode, blockTimeMs: 0, coinbase: new Uint8Array(20), minGasPriceTarget: 0n }, { reader, chain: chain.ref, txpool: txpool.ref });
   await miner.ready;
@@ -72,14 +72,17 @@ async function harness(mode: MiningMode, poolTxs: TypedTransaction[] = [], rejec
 }
 
 /**
- * Waits until the miner has handled everything told so far and the automine round that scheduled (on
- * the next turn of the event loop) behind it: asks queue behind tells, one message at a time.
+ * Waits until the miner has handled everything told so far and the automine round that scheduled (one or
+ * two turns of the event loop later) behind it: asks queue behind tells, one message at a time.
  */
 async function drained(miner: { ref: ActorRef<MinerProtocol> }) {
   await miner.ref.ask('mining.status', {});
-  await new Promise((r) => setImmediate(r));
+  await turn();
+  await turn();
   await miner.ref.ask('mining.status', {});
 }
+/** One turn of the event loop: what was scheduled with setImmediate before this runs first. */
+const turn = () => new Promise((r) => setImmediate(r));
 const fakeTx = (n: number) => ({ hash: () => new Uint8Array(32).fill(n) }) as unknown as TypedTransaction;
 
 Miner('automine: a pending transaction makes it build from the pool and hand the chain a block sealed for it', async () => {
@@ -88,10 +91,46 @@ Miner('automine: a pending transaction makes it build from the pool and hand the
   await drained(h.miner); // the start-up round (for the journal's transactions) found an empty pool
   assert.is(h.imported.length, 0, 'an empty template is not mined in automine');
   pool.push(fakeTx(9));
-  h.miner.ref.tell({ type: 'pool.txAdded', pending: true });
+  h.miner.ref.tell({ type: 'pool.txAdded', pending: true, alone: true });
   await drained(h.miner);
   assert.is(h.imported.length, 1);
   assert.equal(h.imported[0]!.txs, pool, 'the block holds what the pool gave');
+  await h.miner.stop();
+});
+
+/**
+ * Sends that reach the node while a block is built join the pool together: automine waits one more turn of the
+ * event loop for them (the sends read in that turn), so one block carries them all; a transaction alone in the
+ * pool is built at once.
+ */
+for (const alone of [true, false]) {
+  Miner(`automine: a transaction ${alone ? 'alone in the pool is built on the next turn' : 'that joins others waits one turn more for the sends read in it'}`, async () => {
+    const pool: TypedTransaction[] = [];
+    const h = await harness('auto', pool);
+    await drained(h.miner);
+    pool.push(fakeTx(1));
+    h.miner.ref.tell({ type: 'pool.txAdded', pending: true, alone });
+    await h.miner.ref.ask('mining.status', {}); // the tell is handled: its round is scheduled
+    await turn(); // a send read on the next turn
+    pool.push(fakeTx(2));
+    await drained(h.miner);
+    const blocks = h.imported.map((b) => b.txs.length);
+    assert.equal(blocks, alone ? [1] : [2], alone ? 'the lone transaction got its block before the next was read' : 'both in one block');
+    await h.miner.stop();
+  });
+}
+
+Miner('automine after a head change waits for the sends read in the next turn', async () => {
+  const pool: TypedTransaction[] = [];
+  const h = await harness('auto', pool);
+  await drained(h.miner);
+  pool.push(fakeTx(1));
+  h.miner.ref.tell({ type: 'chain.headChanged', head: { hash: h.head.hash, number: 5n, header: h.head.header, totalDifficulty: 6n }, added: [], removed: [] });
+  await h.miner.ref.ask('mining.status', {});
+  await turn();
+  pool.push(fakeTx(2));
+  await drained(h.miner);
+  assert.equal(h.imported.map((b) => b.txs.length), [2]);
   await h.miner.stop();
 });
 
@@ -120,7 +159,7 @@ Miner('a queued transaction does not start an automine round', async () => {
   const h = await harness('auto');
   await drained(h.miner);
   const asked = h.txpool.asked.length;
-  h.miner.ref.tell({ type: 'pool.txAdded', pending: false });
+  h.miner.ref.tell({ type: 'pool.txAdded', pending: false, alone: true });
   await drained(h.miner);
   assert.is(h.txpool.asked.length, asked, 'no build after a queued transaction');
   await h.miner.stop();

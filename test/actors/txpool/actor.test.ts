@@ -111,6 +111,9 @@ Pool('a nonce gap waits in queued; filling it promotes the successors in order',
   assert.is(await h.pool.ref.ask('pool.nextNonce', { sender: bytesToHex(DEV_ACCOUNTS[1]!.address) as `0x${string}` }), 3n);
   const promoted = h.events.filter((e) => e.type === 'pool.txAdded' && e.pending).map((e) => hashOf((e as { tx: TypedTransaction }).tx));
   assert.equal(promoted.sort(), [n0, n1, n2].map(hashOf).sort());
+  // Automine waits one turn more for a transaction that joined others (src/actors/miner/behavior.ts).
+  const alone = h.events.flatMap((e) => (e.type === 'pool.txAdded' ? [e.alone] : []));
+  assert.equal(alone, [true, false, false, false, false], 'only the first came into an empty pool');
 });
 
 Pool('a transaction expires after 650 s; its sender\'s later nonce falls back to queued', async () => {
