@@ -50,6 +50,8 @@ export interface TxPoolDeps {
 }
 
 const stateOf = (e: Entry) => lifecycleState(e.machine.getSnapshot().value);
+/** A transaction just admitted is alone when the pool holds nothing else: automine builds its block at once, and the RPC holds the requests after its answer. */
+const holdsOne = (s: PoolState) => s.book.size === 1;
 const senderOf = (tx: TypedTransaction) => bytesToHex(tx.getSenderAddress().bytes) as Hex;
 
 export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_TXPOOL_OPTIONS): Behavior<TxPoolProtocol, PoolState> {
@@ -159,7 +161,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
   }
 
   const announce = (s: PoolState, entries: readonly Entry[]) => {
-    for (const e of entries) if (stateOf(e) === 'pending') bus.publish({ type: 'pool.txAdded', tx: e.data.tx, pending: true, alone: s.book.size === 1 });
+    for (const e of entries) if (stateOf(e) === 'pending') bus.publish({ type: 'pool.txAdded', tx: e.data.tx, pending: true, alone: holdsOne(s) });
   };
 
   async function admit(s: PoolState, tx: TypedTransaction): Promise<{ hash: Hex; pending: boolean; alone: boolean; journaled?: Promise<void> }> {
@@ -194,7 +196,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     const journaled = enter(s, entry);
     const pending = tx.nonce < s.book.firstGap(sender, acct.nonce);
     machine.send({ type: 'tx.validated', executable: pending });
-    const alone = s.book.size === 1;
+    const alone = holdsOne(s);
     bus.publish({ type: 'pool.txAdded', tx, pending, alone });
     // Filling a gap can make the nonces after it executable.
     if (pending && s.book.at(sender, tx.nonce + 1n)) announce(s, await settle(s, sender));

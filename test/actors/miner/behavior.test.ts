@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { makeBlock, type Block } from '../../../src/chain/codec/block.ts';
 import type { BlockHeader } from '../../../src/chain/codec/header.ts';
-import type { ChainView } from '../../../src/chain/reader.ts';
+import type { ChainView, HeadInfo } from '../../../src/chain/reader.ts';
 import type { BuildRequest, ImportOutcome, Template } from '../../../src/chain/writer.ts';
 import type { ChainProtocol } from '../../../src/actors/chain/index.ts';
 import type { ActorRef, Protocol } from '../../../src/actors/kernel/index.ts';
@@ -65,10 +65,11 @@ async function harness(mode: MiningMode, poolTxs: TypedTransaction[] = [], rejec
     'block.import': ({ block }): ImportOutcome => { imported.push(block); return { result: 'IMPORTED_BEST', block }; },
   });
   const txpool = fakeRef<TxPoolProtocol>('txpool', { 'pool.executable': () => [...poolTxs] as never });
-  const reader = { head: () => ({ hash: head.hash, number: 5n, header: head.header, totalDifficulty: 6n }) } as unknown as ChainView;
+  const headInfo: HeadInfo = { hash: head.hash, number: 5n, header: head.header, totalDifficulty: 6n };
+  const reader = { head: () => headInfo } as unknown as ChainView;
   const miner = spawnMiner({ mode, blockTimeMs: 0, coinbase: new Uint8Array(20), minGasPriceTarget: 0n }, { reader, chain: chain.ref, txpool: txpool.ref });
   await miner.ready;
-  return { miner, chain, txpool, builds, imported, templates, head };
+  return { miner, chain, txpool, builds, imported, templates, head, headInfo };
 }
 
 /**
@@ -125,7 +126,7 @@ Miner('automine after a head change waits for the sends read in the next turn', 
   const h = await harness('auto', pool);
   await drained(h.miner);
   pool.push(fakeTx(1));
-  h.miner.ref.tell({ type: 'chain.headChanged', head: { hash: h.head.hash, number: 5n, header: h.head.header, totalDifficulty: 6n }, added: [], removed: [] });
+  h.miner.ref.tell({ type: 'chain.headChanged', head: h.headInfo, added: [], removed: [] });
   await h.miner.ref.ask('mining.status', {});
   await turn();
   pool.push(fakeTx(2));
