@@ -8,7 +8,7 @@
  * needs. A frame depends on its gas, and the answer is not known, when it reads `GAS` other than as the gas of
  * the call that follows, or when a callee that depends on its gas, or ran out of it, got all but a 64th.
  */
-import { swapGasHandler, swapHandler, type GasHandler, type OpHandler } from './opcodeSwaps.ts';
+import { once, swapGasHandler, swapHandler, type GasHandler, type OpHandler } from './opcodeSwaps.ts';
 
 interface RunState {
   readonly interpreter: { readonly _evm: object; getGasLeft(): bigint };
@@ -168,10 +168,10 @@ async function watchedCall(op: number, library: Own, runState: RunState, common:
 }
 
 /** Makes every EVM this thread builds afterwards report to the watches (once: later calls change nothing). */
-export function reportGasNeeds(): void {
+export const reportGasNeeds = once(() => {
   swapHandler(0x5a, 'GAS', gasRead);
   for (const [op, name] of [[CALL, 'CALL'], [CALLCODE, 'CALLCODE'], [DELEGATECALL, 'DELEGATECALL'], [STATICCALL, 'STATICCALL'], [CREATE, 'CREATE'], [CREATE2, 'CREATE2']] as const) {
     swapHandler(op, name, callRun(op));
   }
   swapGasHandler(0x55, 'SSTORE', sstoreGas);
-}
+});

@@ -4,7 +4,7 @@
  * balanceOf runs about ten of them). These compute what the library's do (the memory expansion of
  * its `subMemUsage`, KECCAK256's word cost) and return it synchronously; stack underflow throws as there.
  */
-import { swapGasHandler, type GasHandler } from './opcodeSwaps.ts';
+import { once, swapGasHandler, type GasHandler } from './opcodeSwaps.ts';
 
 interface Common { param(name: string): bigint }
 interface RunState {
@@ -49,9 +49,9 @@ function keccakGas(runState: RunState, gas: bigint, common: Common): bigint {
 }
 
 /** Makes every EVM this thread builds afterwards answer these gas costs so (once: later calls change nothing). */
-export function chargeMemoryAtOnce(): void {
+export const chargeMemoryAtOnce = once(() => {
   swapGasHandler(0x51, 'MLOAD', () => wordAtTop as GasHandler);
   swapGasHandler(0x52, 'MSTORE', () => wordAtTop as GasHandler);
   swapGasHandler(0x20, 'KECCAK256', () => keccakGas as GasHandler);
   swapGasHandler(0xf3, 'RETURN', () => rangeAtTop as GasHandler);
-}
+});

@@ -2,7 +2,9 @@
  * Opcode handlers and gas handlers of the node's EVMs replaced by its own (docs/rpc-workers.md,
  * "Calls"): `EVM.prototype.getActiveOpcodes` builds every EVM's opcode table (at its creation and at each
  * hardfork change), and each swap is applied to the table it built. An EVM given its own opcodes keeps
- * them, and an entry is swapped only while it is the library's opcode of that name.
+ * them, and an entry is swapped only while it is the library's opcode of that name. Swaps of the same
+ * handler stack in the order they were first made, each given the one before it as `library` (SSTORE's gas:
+ * the node's own, then the gas watch's note around it). So each module makes its swaps once (`once`).
  */
 import { EVM } from '@ethereumjs/evm';
 
@@ -22,8 +24,8 @@ interface Opcodes {
 type Part = 'opHandler' | 'gasHandler';
 interface Swap { readonly opcode: number; readonly name: string; readonly part: Part; make(library: never): OpHandler | GasHandler }
 
-/** The swaps, by opcode and part: the first of each stays. */
-const swaps = new Map<string, Swap>();
+/** The swaps, by opcode and part, in the order they were made. */
+const swaps = new Map<string, Swap[]>();
 let patched = false;
 
 /** Makes every EVM this thread builds afterwards run `make(the library's handler)` as the handler of `opcode`, named `name`. */
@@ -36,16 +38,26 @@ export function swapGasHandler(opcode: number, name: string, make: (library: Gas
   add({ opcode, name, part: 'gasHandler', make });
 }
 
+/** `makeSwaps` to be run once per thread: later calls change nothing. */
+export function once(makeSwaps: () => void): () => void {
+  let made = false;
+  return () => {
+    if (made) return;
+    made = true;
+    makeSwaps();
+  };
+}
+
 function add(swap: Swap): void {
   const key = `${swap.opcode}.${swap.part}`;
-  if (!swaps.has(key)) swaps.set(key, swap);
+  swaps.set(key, [...(swaps.get(key) ?? []), swap]);
   if (patched) return;
   patched = true;
   const proto = EVM.prototype as unknown as Opcodes;
   const active = proto.getActiveOpcodes;
   proto.getActiveOpcodes = function (this: Opcodes) {
     const opcodes = active.call(this);
-    if (this._customOpcodes === undefined) for (const s of swaps.values()) apply(this, s);
+    if (this._customOpcodes === undefined) for (const stack of swaps.values()) for (const s of stack) apply(this, s);
     return opcodes;
   };
 }

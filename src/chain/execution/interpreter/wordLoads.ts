@@ -8,7 +8,7 @@
  * is the library's own under stateless (Verkle, binary-tree) access rules, KECCAK256 the library's own
  * without the chain's hash function (src/chain/execution/common.ts gives it one).
  */
-import { swapGasHandler, swapHandler, type GasHandler, type OpHandler } from './opcodeSwaps.ts';
+import { once, swapGasHandler, swapHandler, type GasHandler, type OpHandler } from './opcodeSwaps.ts';
 import { wordBytes, wordOf } from './words.ts';
 
 interface Common {
@@ -87,10 +87,10 @@ function sloadGas(library: GasHandler): GasHandler {
 }
 
 /** Makes every EVM this thread builds afterwards load words so (once: later calls change nothing). */
-export function loadWordsWithoutHex(): void {
+export const loadWordsWithoutHex = once(() => {
   swapHandler(0x51, 'MLOAD', () => mload as OpHandler);
   swapHandler(0x35, 'CALLDATALOAD', () => calldataload as OpHandler);
   swapHandler(0x54, 'SLOAD', () => sload as OpHandler);
   swapGasHandler(0x54, 'SLOAD', sloadGas);
   swapHandler(0x20, 'KECCAK256', keccak);
-}
+});

@@ -4,6 +4,9 @@
  * unaligned offsets, in storage (new, overwritten, deleted and restored slots, cold and warm, large keys) and as log
  * topics (none to four, with and without data, memory growing) end with the same return value, gas, error, stored
  * bytes, refund and logs in an EVM made before the change, in one made after it and in one running opcodes in bursts.
+ * SSTORE's gas is the node's own too: every branch of EIP-2200's pricing with EIP-2929's cold and warm slots (no-op,
+ * create, clean write, delete, recreate, reset to the original, dirty write), the 2,300-gas sentry on both sides, and
+ * a store in a static call.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -25,7 +28,7 @@ const logging = (topics: readonly string[], offset: string, length: string) =>
   `${[...topics].reverse().join('')}${length}${offset}${(0xa0 + topics.length).toString(16)}`;
 const BIG_KEY = push32(`80${'00'.repeat(30)}05`);
 
-const PROGRAMS: Record<string, { code: string; gas?: bigint }> = {
+const PROGRAMS: Record<string, { code: string; gas?: bigint; isStatic?: boolean }> = {
   mstoreZero: { code: storing('6000', 0x20) },
   mstoreOneByte: { code: storing('6007', 0x05) },
   mstoreTwoTo64: { code: storing('68010000000000000000', 0x21) },
@@ -41,9 +44,18 @@ const PROGRAMS: Record<string, { code: string; gas?: bigint }> = {
   sstoreOverwrite: { code: sstores([['602a', '6001'], [push32(`00ff${'00'.repeat(30)}`), '6002'], ['6000', '6003'], ['6009', '6003'], ['6007', BIG_KEY]]) },
   sstoreDelete: { code: sstores([['6000', '6001'], ['6000', '6002'], ['6000', '6004']]) },
   sstoreRestore: { code: sstores([['6005', '6001'], ['602a', '6001'], ['6000', '6004'], ['6001', '6004'], ['6000', '6004']]) },
+  // A slot set to the value it holds, cold, and one warm after an SLOAD; one deleted and set again (the clear
+  // refund taken back), then back to its original value; one whose original is empty set and deleted again.
+  sstoreNoop: { code: `0x602a600155${'60035450'}${push32(`ff${'01'.repeat(31)}`)}60035500` },
+  sstoreRecreate: { code: sstores([['6000', '6002'], ['6007', '6002'], [`73${'ab'.repeat(20)}`, '6002']]) },
+  sstoreCreateDelete: { code: sstores([['6009', '6005'], ['6000', '6005']]) },
   sstoreUnderflow: { code: '0x600155' },
-  // Below EIP-2200's 2,300 gas sentry.
+  // Below EIP-2200's 2,300 gas sentry; and a warm no-op store (100 gas) with exactly 2,300 left, then 2,301 (its SLOAD
+  // and POP 2,105, the two pushes 6).
   sstoreSentry: { code: '0x6001600155', gas: 2_305n },
+  sstoreAtSentry: { code: '0x60015450602a600155', gas: 4_411n },
+  sstoreAboveSentry: { code: '0x60015450602a600155', gas: 4_412n },
+  sstoreStatic: { code: '0x6001600155', isStatic: true },
   // Topics of every size, data from memory (growing it) or none, then the returned memory.
   logs: { code: `0x${push32('ff'.repeat(32))}602052${[
     logging([], '6000', '600a'), logging(['60ff'], '6020', '6020'), logging([push32(`80${'00'.repeat(31)}`)], '6000', '6000'),
@@ -61,12 +73,12 @@ const ADDRESS = new Address(new Uint8Array(20).fill(0x11));
 
 async function runAll(evm: EVM) {
   const out: Record<string, unknown> = {};
-  for (const [name, { code, gas = 100_000n }] of Object.entries(PROGRAMS)) {
+  for (const [name, { code, gas = 100_000n, isStatic }] of Object.entries(PROGRAMS)) {
     await evm.stateManager.putAccount(ADDRESS, new Account(1n, 0n));
     for (const [slot, value] of SLOTS) await evm.stateManager.putStorage(ADDRESS, setLengthLeft(hexToBytes(`0x${slot}`), 32), hexToBytes(`0x${value}`));
     evm.journal.cleanJournal();
     await evm.journal.checkpoint();
-    const r = await evm.runCode({ code: hexToBytes(code as `0x${string}`), gasLimit: gas, to: ADDRESS });
+    const r = await evm.runCode({ code: hexToBytes(code as `0x${string}`), gasLimit: gas, to: ADDRESS, isStatic });
     const stored = await Promise.all(READ_BACK.map(async (k) => bytesToHex(await evm.stateManager.getStorage(ADDRESS, k))));
     await evm.journal.revert();
     out[name] = {
@@ -93,6 +105,14 @@ Words('every program ends the same with the library\'s MSTORE, SSTORE and LOG an
   assert.equal(before.sstoreDelete!.stored.slice(0, 2), ['0x', '0x']);
   assert.ok(before.sstoreDelete!.refund! > 0n, 'deleting slots refunds gas');
   assert.is(before.sstoreSentry!.error, 'out of gas');
+  assert.is(before.sstoreAtSentry!.error, 'out of gas');
+  assert.is(before.sstoreAboveSentry!.error, undefined);
+  assert.is(before.sstoreStatic!.error, 'static state change');
+  assert.is(before.sstoreNoop!.stored[2], `0x${'ff'}${'01'.repeat(31)}`, 'a no-op store leaves the slot as it was');
+  assert.is(before.sstoreRecreate!.stored[1], `0x${'ab'.repeat(20)}`);
+  // The clear refund (4,800) is taken back when the slot is set again; the reset to its original value refunds 5,000 - 2,100 - 100.
+  assert.is(before.sstoreRecreate!.refund, 2_800n);
+  assert.ok(before.sstoreCreateDelete!.refund! > 0n, 'a slot created and deleted again refunds most of its cost');
   assert.is(before.sstoreUnderflow!.error, 'stack underflow');
   const logs = before.logs!.logs;
   assert.equal(logs.map(([, topics]) => topics.length), [0, 1, 1, 2, 3, 4]);
