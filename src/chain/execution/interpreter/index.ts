@@ -16,6 +16,7 @@ let applied: Promise<void> | undefined;
 /** Applies them to every EVM this thread builds afterwards (once per thread: later calls wait for the first). */
 export function speedUpInterpreter(): Promise<void> {
   applied ??= (async () => {
+    // Before the gas watch: its note on SSTORE's gas wraps the node's own handler (swaps of a handler stack).
     storeWordsUnpadded();
     loadWordsWithoutHex();
     chargeMemoryAtOnce();
