@@ -16,15 +16,18 @@ interface Common {
   param(name: string): bigint;
   readonly customCrypto: { readonly keccak256?: (data: Uint8Array) => Uint8Array };
 }
+/** What a storage slot's EIP-2929 access reads of the interpreter. */
+export interface SlotAccess {
+  getAddress(): { readonly bytes: Uint8Array };
+  readonly journal: { isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean; addWarmedStorage(address: Uint8Array, slot: Uint8Array): void };
+}
 interface RunState {
   readonly stack: { pop(): bigint; popN(n: number): bigint[]; push(value: bigint): void; peek(): bigint[] };
   readonly memory: { read(offset: number, size: number, avoidCopy?: boolean): Uint8Array };
-  readonly interpreter: {
+  readonly interpreter: SlotAccess & {
     getCallDataSize(): bigint;
     getCallData(): Uint8Array;
-    getAddress(): { readonly bytes: Uint8Array };
     storageLoad(key: Uint8Array): Promise<Uint8Array>;
-    readonly journal: { isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean; addWarmedStorage(address: Uint8Array, slot: Uint8Array): void };
   };
 }
 
@@ -54,18 +57,34 @@ function keccak(library: OpHandler): OpHandler {
   return own as OpHandler;
 }
 
-/** The key SLOAD's gas handler made, for its handler (the next thing to run); taken once. */
+/** The slot a storage opcode's gas handler (SLOAD's, SSTORE's) made, for the opcode's handler (the next thing to run); taken once. */
 let made: { readonly key: bigint; readonly bytes: Uint8Array } | undefined;
 
-function keyBytes(key: bigint): Uint8Array {
+/** `key`'s 32 bytes, made by a gas handler and kept for its opcode's handler. */
+export function makeSlot(key: bigint): Uint8Array {
+  const bytes = wordBytes(key);
+  made = { key, bytes };
+  return bytes;
+}
+
+/** The slot's bytes the gas handler made for `key`, or new ones. */
+export function slotBytes(key: bigint): Uint8Array {
   const kept = made;
   made = undefined;
   return kept !== undefined && kept.key === key ? kept.bytes : wordBytes(key);
 }
 
+/** EIP-2929's access to a slot of the running contract's storage: true when it was cold (it is warm now). */
+export function warmsSlot(interpreter: SlotAccess, slot: Uint8Array): boolean {
+  const address = interpreter.getAddress().bytes;
+  if (interpreter.journal.isWarmedStorage(address, slot)) return false;
+  interpreter.journal.addWarmedStorage(address, slot);
+  return true;
+}
+
 /** SLOAD. */
 async function sload(runState: RunState): Promise<void> {
-  const value = await runState.interpreter.storageLoad(keyBytes(runState.stack.pop()));
+  const value = await runState.interpreter.storageLoad(slotBytes(runState.stack.pop()));
   runState.stack.push(value.length ? wordOf(value) : 0n);
 }
 
@@ -73,15 +92,9 @@ async function sload(runState: RunState): Promise<void> {
 function sloadGas(library: GasHandler): GasHandler {
   const own = (runState: RunState, gas: bigint, common: Common): Promise<bigint> | bigint => {
     if (common.isActivatedEIP(6800) || common.isActivatedEIP(7864)) return (library as typeof own)(runState, gas, common);
-    const key = runState.stack.peek()[0]!;
-    const bytes = wordBytes(key);
-    made = { key, bytes };
+    const slot = makeSlot(runState.stack.peek()[0]!);
     if (!common.isActivatedEIP(2929)) return gas;
-    const address = runState.interpreter.getAddress().bytes;
-    const journal = runState.interpreter.journal;
-    if (journal.isWarmedStorage(address, bytes)) return gas + common.param('warmstoragereadGas');
-    journal.addWarmedStorage(address, bytes);
-    return gas + common.param('coldsloadGas');
+    return gas + common.param(warmsSlot(runState.interpreter, slot) ? 'coldsloadGas' : 'warmstoragereadGas');
   };
   return own as GasHandler;
 }

@@ -8,12 +8,14 @@
  * for zero), the same topics, the same memory growth and errors. Their gas is the library's (each entry
  * keeps its gas handler), except SSTORE's: the library pads the slot, its current, original and new value to 32
  * bytes by spreading them into new arrays (about 1.4 µs each), so SSTORE's gas is charged here too, by the same
- * rules on the numbers themselves. Both SSTORE handlers are the library's own where EIP-8037 meters state gas in
+ * rules on the numbers themselves, its slot made once for its gas handler and its handler as SLOAD's is
+ * (wordLoads.ts). Both SSTORE handlers are the library's own where EIP-8037 meters state gas in
  * its handler or other rules than EIP-2200's with EIP-2929's warm slots price a store.
  */
 import { EVMError } from '@ethereumjs/evm';
 import { uintBytes } from '../../codec/bytes.ts';
 import { once, swapGasHandler, swapHandler, type GasHandler, type OpHandler } from './opcodeSwaps.ts';
+import { makeSlot, slotBytes, warmsSlot, type SlotAccess } from './wordLoads.ts';
 import { wordBytes, wordOf, writeWord } from './words.ts';
 
 interface Common { isActivatedEIP(eip: number): boolean; param(name: string): bigint }
@@ -21,16 +23,14 @@ interface RunState {
   readonly opCode: number;
   readonly stack: { popN(n: number): bigint[]; peek(n: number): bigint[] };
   readonly memory: { read(offset: number, size: number): Uint8Array; write(offset: number, size: number, value: Uint8Array): void };
-  readonly interpreter: {
+  readonly interpreter: SlotAccess & {
     storageStore(key: Uint8Array, value: Uint8Array): Promise<void>;
     storageLoad(key: Uint8Array, original: boolean, trackBAL: boolean): Promise<Uint8Array>;
     log(data: Uint8Array, topicsCount: number, topics: Uint8Array[]): void;
     isStatic(): boolean;
     getGasLeft(): bigint;
-    getAddress(): { readonly bytes: Uint8Array };
     refundGas(amount: bigint): void;
     subRefund(amount: bigint): void;
-    readonly journal: { isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean; addWarmedStorage(address: Uint8Array, slot: Uint8Array): void };
   };
 }
 
@@ -49,7 +49,7 @@ function sstore(library: OpHandler): OpHandler {
   const own = (runState: RunState, common: Common): Promise<void> => {
     if (common.isActivatedEIP(8037)) return (library as typeof own)(runState, common);
     const [key, value] = runState.stack.popN(2) as [bigint, bigint];
-    return runState.interpreter.storageStore(wordBytes(key), uintBytes(value));
+    return runState.interpreter.storageStore(slotBytes(key), uintBytes(value));
   };
   return own as OpHandler;
 }
@@ -72,7 +72,7 @@ function sstoreGas(library: GasHandler): GasHandler {
     const interpreter = runState.interpreter;
     if (interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE);
     const [key, value] = runState.stack.peek(2) as [bigint, bigint];
-    const slot = wordBytes(key);
+    const slot = makeSlot(key);
     const current = wordOf(await interpreter.storageLoad(slot, false, false));
     const original = wordOf(await interpreter.storageLoad(slot, true, false));
     if (interpreter.getGasLeft() <= common.param('sstoreSentryEIP2200Gas')) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS);
@@ -90,10 +90,7 @@ function sstoreGas(library: GasHandler): GasHandler {
       else if (original === value) interpreter.refundGas(common.param('sstoreResetGas') - common.param('coldsloadGas') - warmRead);
       cost = common.param('sstoreDirtyEIP2200Gas');
     }
-    const address = interpreter.getAddress().bytes;
-    if (interpreter.journal.isWarmedStorage(address, slot)) return gas + cost;
-    interpreter.journal.addWarmedStorage(address, slot);
-    return gas + cost + common.param('coldsloadGas');
+    return gas + cost + (warmsSlot(interpreter, slot) ? common.param('coldsloadGas') : 0n);
   };
   return own as GasHandler;
 }
