@@ -101,39 +101,29 @@ Miner('automine: a pending transaction makes it build from the pool and hand the
 
 /**
  * Sends that reach the node while a block is built join the pool together: automine waits one more turn of the
- * event loop for them (the sends read in that turn), so one block carries them all; a transaction alone in the
- * pool is built at once.
+ * event loop for them (the sends read in that turn), so one block carries them all, after a transaction that joins
+ * others and after a head change; a transaction alone in the pool is built at once.
  */
-for (const alone of [true, false]) {
-  Miner(`automine: a transaction ${alone ? 'alone in the pool is built on the next turn' : 'that joins others waits one turn more for the sends read in it'}`, async () => {
+const ROUNDS: readonly { name: string; event: (h: Awaited<ReturnType<typeof harness>>) => MinerProtocol['tell']; blocks: number[] }[] = [
+  { name: 'a transaction alone in the pool is built on the next turn', event: () => ({ type: 'pool.txAdded', pending: true, alone: true }), blocks: [1] },
+  { name: 'a transaction that joins others waits one turn more for the sends read in it', event: () => ({ type: 'pool.txAdded', pending: true, alone: false }), blocks: [2] },
+  { name: 'after a head change it waits for the sends read in the next turn', event: (h) => ({ type: 'chain.headChanged', head: h.headInfo, added: [], removed: [] }), blocks: [2] },
+];
+for (const { name, event, blocks } of ROUNDS) {
+  Miner(`automine: ${name}`, async () => {
     const pool: TypedTransaction[] = [];
     const h = await harness('auto', pool);
     await drained(h.miner);
     pool.push(fakeTx(1));
-    h.miner.ref.tell({ type: 'pool.txAdded', pending: true, alone });
+    h.miner.ref.tell(event(h));
     await h.miner.ref.ask('mining.status', {}); // the tell is handled: its round is scheduled
     await turn(); // a send read on the next turn
     pool.push(fakeTx(2));
     await drained(h.miner);
-    const blocks = h.imported.map((b) => b.txs.length);
-    assert.equal(blocks, alone ? [1] : [2], alone ? 'the lone transaction got its block before the next was read' : 'both in one block');
+    assert.equal(h.imported.map((b) => b.txs.length), blocks, 'transactions per block');
     await h.miner.stop();
   });
 }
-
-Miner('automine after a head change waits for the sends read in the next turn', async () => {
-  const pool: TypedTransaction[] = [];
-  const h = await harness('auto', pool);
-  await drained(h.miner);
-  pool.push(fakeTx(1));
-  h.miner.ref.tell({ type: 'chain.headChanged', head: h.headInfo, added: [], removed: [] });
-  await h.miner.ref.ask('mining.status', {});
-  await turn();
-  pool.push(fakeTx(2));
-  await drained(h.miner);
-  assert.equal(h.imported.map((b) => b.txs.length), [2]);
-  await h.miner.stop();
-});
 
 Miner('mine.now seals the template it built: the proof verifies against that template\'s hashForMergedMining', async () => {
   const h = await harness('off');
