@@ -53,29 +53,20 @@ function makeProject(): string {
 }
 
 interface Run { readonly wallMs: number; readonly runnerMs: number }
+/** Where the suite runs: a peer over HTTP, or without a URL Hardhat's in-process network. */
+interface Target { readonly name: string; readonly url?: string }
 
-function runSuite(dir: string, peer: Peer): Run {
+function runSuite(dir: string, target: Target, repeat = REPEAT): Run {
   const started = performance.now();
-  const r = spawnSync(NODE_BIN, [HARDHAT_CLI, 'test', 'nodejs', '--no-compile', '--network', 'mmnode'], {
-    cwd: dir, env: { ...process.env, MMNODE_URL: peer.url, LOCK_ROUNDS: String(REPEAT), HARDHAT_DISABLE_TELEMETRY: 'true' }, encoding: 'utf8', timeout: 120_000,
+  const network = target.url ? { args: ['--network', 'mmnode'], env: { MMNODE_URL: target.url } } : { args: [], env: {} };
+  const r = spawnSync(NODE_BIN, [HARDHAT_CLI, 'test', 'nodejs', '--no-compile', ...network.args], {
+    cwd: dir, env: { ...process.env, ...network.env, LOCK_ROUNDS: String(repeat), HARDHAT_DISABLE_TELEMETRY: 'true' }, encoding: 'utf8', timeout: 120_000,
   });
   const wallMs = performance.now() - started;
   const out = `${r.stdout}${r.stderr}`;
   const passing = /(\d+) passing \((\d+)ms\)/.exec(out);
-  if (r.status !== 0 || !passing || Number(passing[1]) !== TESTS_PER_ROUND * REPEAT) throw new Error(`the suite did not pass on ${peer.name}:\n${out.slice(Math.max(0, out.indexOf(' failing') - 200), 4000)}`);
+  if (r.status !== 0 || !passing || Number(passing[1]) !== TESTS_PER_ROUND * repeat) throw new Error(`the suite did not pass on ${target.name}:\n${out.slice(Math.max(0, out.indexOf(' failing') - 200), 4000)}`);
   return { wallMs, runnerMs: Number(passing[2]) };
-}
-
-/**
- * One untimed run of the suite on Hardhat's in-process network, before any peer starts: a client's first run on a
- * machine reads Hardhat's, viem's and the test runner's files from disk and compiles them, 0.3 to 1.6 s more, which
- * the first peer's first round would otherwise pay for the client (docs/performance.md "A real Hardhat suite").
- */
-function warmClient(dir: string): void {
-  const r = spawnSync(NODE_BIN, [HARDHAT_CLI, 'test', 'nodejs', '--no-compile'], {
-    cwd: dir, env: { ...process.env, LOCK_ROUNDS: '1', HARDHAT_DISABLE_TELEMETRY: 'true' }, encoding: 'utf8', timeout: 120_000,
-  });
-  if (r.status !== 0) throw new Error(`the suite did not pass on Hardhat's in-process network:\n${`${r.stdout}${r.stderr}`.slice(0, 4000)}`);
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -87,8 +78,11 @@ const keys = SENDER_KEYS.map((k) => bytesToHex(k));
 const peers: Peer[] = [];
 const runs = new Map<Name, Run[]>(selected.map((n) => [n, []]));
 try {
+  // One untimed run on Hardhat's in-process network before any peer starts: a client's first run on a machine reads
+  // Hardhat's, viem's and the test runner's files from disk and compiles them, 0.3 to 1.6 s more, which the first
+  // peer's first round would otherwise pay for the client (docs/performance.md "A real Hardhat suite").
   log('warming the client (one untimed run on Hardhat\'s in-process network)');
-  warmClient(project);
+  runSuite(project, { name: "Hardhat's in-process network" }, 1);
   for (const name of selected) {
     log(`starting ${name}`);
     const peer = await startPeer(name, { chainId: CHAIN_ID, keys, balanceWei: GENESIS_BALANCE, mmnodeArgs: MMNODE_ARGS });
