@@ -13,7 +13,7 @@ import { kadDHT, passthroughMapper, type KadDHT } from '@libp2p/kad-dht';
 import { peerIdFromString } from '@libp2p/peer-id';
 import { ping } from '@libp2p/ping';
 import { tcp } from '@libp2p/tcp';
-import { lpStream } from '@libp2p/utils';
+import { InvalidDataLengthError, InvalidDataLengthLengthError, InvalidMessageLengthError, lpStream } from '@libp2p/utils';
 import { multiaddr } from '@multiformats/multiaddr';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { createLibp2p } from 'libp2p';
@@ -21,12 +21,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { MalformedResponseError } from './errors.ts';
 import { addressOf, isDialable, parseAnnounceAddress } from './multiaddrs.ts';
 import type { GossipVerdict, P2P, P2POptions } from './types.ts';
 
 const KEY_FILE = 'p2p-key';
 /** How long one random walk (a DHT lookup of a random key) may take. */
 const RANDOM_WALK_MS = 10_000;
+/** What reading a response throws when the peer broke the length-prefixed framing (or its size limit). */
+const BREAKS_FRAMING = [InvalidDataLengthError, InvalidDataLengthLengthError, InvalidMessageLengthError];
 
 /** The node's identity, kept in the data directory so its peer id survives restarts. */
 async function loadOrCreateKey(dataDir: string) {
@@ -149,7 +152,7 @@ export async function createP2P(opts: P2POptions): Promise<P2P> {
         return res.subarray();
       } catch (err) {
         stream.abort(err as Error);
-        throw err;
+        throw BREAKS_FRAMING.some((type) => err instanceof type) ? new MalformedResponseError(`${protocol}: ${(err as Error).message}`, { cause: err }) : err;
       }
     },
 

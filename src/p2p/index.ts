@@ -3,6 +3,7 @@ export { createP2P } from './host.ts';
 export { AddressBook } from './addressBook.ts';
 export { addressOf, parseAnnounceAddress, parsePeerAddress } from './multiaddrs.ts';
 export { PEER_EVENTS, type PeerEvent } from './peerEvents.ts';
+export { MalformedResponseError } from './errors.ts';
 export { MAX_GOSSIP_BYTES, REQUEST_TIMEOUT_MS } from './limits.ts';
 export { gossipTopics, topicScoreParams, type Topics } from './gossip/topics.ts';
 export type { TxSubmission } from './gossip/txs.ts';

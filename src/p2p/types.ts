@@ -40,6 +40,10 @@ export interface P2P {
   publish(topic: string, data: Uint8Array): Promise<void>;
   /** Serves one request/response protocol: length-prefixed request in, length-prefixed response out. */
   serve(protocol: string, maxRequestBytes: number, handler: (req: Uint8Array, from: PeerIdStr) => Promise<Uint8Array>): Promise<void>;
+  /**
+   * Asks one request of a peer. Rejects with MalformedResponseError (src/p2p/errors.ts) when the answer
+   * breaks the framing or exceeds `maxResponseBytes`, with another error when no answer came.
+   */
   request(peer: PeerIdStr, protocol: string, req: Uint8Array, maxResponseBytes: number): Promise<Uint8Array>;
   peers(): ConnectedPeer[];
   onPeerConnected(listener: (peer: ConnectedPeer) => void): void;

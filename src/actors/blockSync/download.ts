@@ -9,7 +9,7 @@
 import { equalsBytes } from '@ethereumjs/util';
 import { blockFromFields, type Block } from '../../chain/codec/block.ts';
 import type { ChainView } from '../../chain/reader.ts';
-import { MAX_BLOCKS_PER_REQUEST, type PeerEvent, type PeerIdStr } from '../../p2p/index.ts';
+import { MalformedResponseError, MAX_BLOCKS_PER_REQUEST, type PeerEvent, type PeerIdStr } from '../../p2p/index.ts';
 import type { ChainProtocol } from '../chain/index.ts';
 import type { ActorRef } from '../kernel/index.ts';
 import { logger } from '../../log.ts';
@@ -61,7 +61,8 @@ async function fetchBatch(deps: DownloadDeps, peer: PeerIdStr, start: bigint, as
   try {
     items = await deps.fetchBlocks(peer, start, asked);
   } catch (err) {
-    deps.report(peer, /timeout|abort/i.test((err as Error).message) ? 'timeoutMessages' : 'invalidMessages');
+    // An answer that breaks its protocol is the peer's fault; no answer in time, or a connection lost, may only mean it went away.
+    deps.report(peer, err instanceof MalformedResponseError ? 'invalidMessages' : 'timeoutMessages');
     return undefined;
   }
   try {

@@ -6,6 +6,7 @@ import { toBig, uintBytes } from '../../chain/codec/bytes.ts';
 import type { ChainView } from '../../chain/reader.ts';
 import { fitResponse, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES } from '../limits.ts';
 import type { P2P, PeerIdStr } from '../types.ts';
+import { ask } from './ask.ts';
 
 export const BLOCKS_BY_RANGE_PROTOCOL = '/mmnode/req/blocks_by_range/1';
 /** Most blocks one request may ask for (also for blocks by hash). */
@@ -38,5 +39,5 @@ export const serveBlocksByRange = (p2p: P2P, reader: ChainView) =>
     return encodeBlockList(fitResponse(await reader.rawBlocks(await reader.canonicalHashes(start, count))));
   });
 
-export const requestBlocksByRange = async (p2p: P2P, peer: PeerIdStr, start: bigint, count: number): Promise<unknown[]> =>
-  decodeBlockList(await p2p.request(peer, BLOCKS_BY_RANGE_PROTOCOL, encodeRangeRequest(start, count), MAX_RESPONSE_BYTES));
+export const requestBlocksByRange = (p2p: P2P, peer: PeerIdStr, start: bigint, count: number): Promise<unknown[]> =>
+  ask(p2p, peer, BLOCKS_BY_RANGE_PROTOCOL, encodeRangeRequest(start, count), MAX_RESPONSE_BYTES, decodeBlockList);

@@ -5,7 +5,9 @@
 import { RLP } from '@ethereumjs/rlp';
 import { fitResponse, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES } from '../limits.ts';
 import type { PeerEvent } from '../peerEvents.ts';
+import { MalformedResponseError } from '../errors.ts';
 import type { P2P, PeerIdStr } from '../types.ts';
+import { ask } from './ask.ts';
 
 export const POOLED_TXS_PROTOCOL = '/mmnode/req/pooled_txs/1';
 /** Transactions one response may carry. */
@@ -28,9 +30,9 @@ export async function takePooledTxs(
 ): Promise<void> {
   let raws: Uint8Array[];
   try {
-    raws = decodeTxList(await p2p.request(peer, POOLED_TXS_PROTOCOL, new Uint8Array(), MAX_RESPONSE_BYTES));
+    raws = await ask(p2p, peer, POOLED_TXS_PROTOCOL, new Uint8Array(), MAX_RESPONSE_BYTES, decodeTxList);
   } catch (err) {
-    if (/malformed/.test((err as Error).message)) report(peer, 'invalidMessages');
+    if (err instanceof MalformedResponseError) report(peer, 'invalidMessages');
     return; // a peer gone or slow: its transactions come by gossip, or not at all
   }
   for (const raw of raws) await validate(peer, raw);

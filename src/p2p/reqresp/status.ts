@@ -6,6 +6,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { toBig, uintBytes } from '../../chain/codec/bytes.ts';
 import { MAX_REQUEST_BYTES } from '../limits.ts';
 import type { P2P, PeerIdStr } from '../types.ts';
+import { ask } from './ask.ts';
 
 export const STATUS_PROTOCOL = '/mmnode/req/status/1';
 
@@ -35,5 +36,5 @@ export const serveStatus = (p2p: P2P, ours: () => Status, onStatus: (peer: PeerI
     return encodeStatus(ours());
   });
 
-export const requestStatus = async (p2p: P2P, peer: PeerIdStr, ours: Status): Promise<Status> =>
-  decodeStatus(await p2p.request(peer, STATUS_PROTOCOL, encodeStatus(ours), MAX_REQUEST_BYTES));
+export const requestStatus = (p2p: P2P, peer: PeerIdStr, ours: Status): Promise<Status> =>
+  ask(p2p, peer, STATUS_PROTOCOL, encodeStatus(ours), MAX_REQUEST_BYTES, decodeStatus);

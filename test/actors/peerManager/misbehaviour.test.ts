@@ -1,10 +1,14 @@
-/** A peer that gossips an invalid block is scored down, banned, disconnected, and refused when it dials again. */
+/**
+ * A peer that gossips an invalid block is scored down, banned, disconnected, and refused when it dials
+ * again; one that answers a sync request with garbage is banned too, one that hangs up on it is not.
+ */
 import { ethers } from 'ethers';
 import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeBlock, makeBlock } from '../../../src/chain/codec/block.ts';
 import { createP2P, encodeStatus, gossipTopics, STATUS_PROTOCOL, topicScoreParams, type P2P } from '../../../src/p2p/index.ts';
+import { BLOCKS_BY_RANGE_PROTOCOL } from '../../../src/p2p/reqresp/blocksByRange.ts';
 import { startTestnet, type TestnetNode } from '../../../testnet/harness.ts';
 import { startTestNode, tempDir } from '../../helpers/node.ts';
 import { rpc, waitUntil } from '../../helpers/rpc.ts';
@@ -14,9 +18,10 @@ const Misbehaviour = suite('peer misbehaviour');
 /**
  * A bare libp2p host that speaks the protocol well enough to pass the handshake (same chain, same
  * genesis) and subscribes to both topics, dialled into `target`. No DHT of ours: nobody discovers it.
- * `served` counts the handshakes the target asked of it.
+ * `served` counts the handshakes the target asked of it. With `serveBlocks` it claims a chain the
+ * target lacks (five blocks, more work), so the target asks it for blocks, and answers with that.
  */
-async function evilPeer(target: TestnetNode, dataDir: string) {
+async function evilPeer(target: TestnetNode, dataDir: string, serveBlocks?: (evil: P2P, from: string) => Promise<Uint8Array>) {
   const genesis = (await target.node.reader.canonicalBlock(0n))!;
   const topics = gossipTopics('regtest', genesis.hash);
   const evil = await createP2P({
@@ -26,8 +31,10 @@ async function evilPeer(target: TestnetNode, dataDir: string) {
   const served = { statusRequests: 0 };
   await evil.serve(STATUS_PROTOCOL, 1024, async () => {
     served.statusRequests++;
-    return encodeStatus({ chainId: 33n, genesisHash: genesis.hash, headHash: genesis.hash, headNumber: 0n, totalDifficulty: 1n });
+    const claim = serveBlocks ? { headNumber: 5n, totalDifficulty: 1n << 40n } : { headNumber: 0n, totalDifficulty: 1n };
+    return encodeStatus({ chainId: 33n, genesisHash: genesis.hash, headHash: genesis.hash, ...claim });
   });
+  if (serveBlocks) await evil.serve(BLOCKS_BY_RANGE_PROTOCOL, 1024, (_req, from) => serveBlocks(evil, from));
   evil.onGossip(topics.blocks, async () => 'accept');
   evil.onGossip(topics.txs, async () => 'accept');
   await evil.dial(target.node.p2p.multiaddrs[0]!);
@@ -104,6 +111,40 @@ Misbehaviour('gossiped transactions: one no state could admit is penalised and n
   } finally {
     await evil?.stop();
     rmSync(evilDir, { recursive: true, force: true });
+    await net.stop();
+  }
+});
+
+Misbehaviour('asked for blocks, a peer that hangs up is scored a timeout and kept; one that answers garbage is banned', async () => {
+  const net = await startTestnet({ nodes: 1, miners: [] });
+  const target = net.nodes[0]!;
+  const dirs = [tempDir('mmnode-evil-'), tempDir('mmnode-evil-')];
+  const evils: P2P[] = [];
+  type Entry = { id: string; type: string; timeoutMessages: number; invalidMessages: number; goodReputation: boolean };
+  const entryOf = async (evil: P2P) => ((await rpc(target.url, 'sco_peerList')) as Entry[]).find((e) => e.type === 'node' && e.id === evil.peerId.slice(-8));
+  try {
+    // Gone: it drops the connection instead of answering (as a peer that stops or crashes mid-sync does).
+    const gone = await evilPeer(target, dirs[0]!, async (evil, from) => {
+      await evil.disconnect(from);
+      return new Uint8Array();
+    });
+    evils.push(gone.evil);
+    const timedOut = await waitUntil(async () => { const e = await entryOf(gone.evil); return e && e.timeoutMessages > 0 && e; }, { what: 'the hang-up scored' });
+    assert.is(timedOut.invalidMessages, 0);
+    assert.is(timedOut.goodReputation, true, 'not punished for going away');
+    const asked = gone.served.statusRequests;
+    await gone.evil.dial(target.node.p2p.multiaddrs[0]!);
+    await waitUntil(() => gone.served.statusRequests > asked, { what: 'a new connection handshaken: the peer is not banned' });
+
+    // Garbled: it answers, but with bytes that are no list of blocks.
+    const garbled = await evilPeer(target, dirs[1]!, async () => Uint8Array.of(0x83, 0x01));
+    evils.push(garbled.evil);
+    const punished = await waitUntil(async () => { const e = await entryOf(garbled.evil); return e && e.invalidMessages > 0 && e; }, { what: 'the garbage scored' });
+    assert.is(punished.goodReputation, false, 'banned for breaking the protocol');
+    assert.is((await entryOf(gone.evil))!.goodReputation, true);
+  } finally {
+    for (const evil of evils) await evil.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     await net.stop();
   }
 });
