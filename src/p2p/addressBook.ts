@@ -2,7 +2,8 @@
  * The peers a node knows, kept in `<data dir>/peers.json` so a restarted node redials them even when
  * its bootnodes are down (docs/network.md "Remembered peers"). Bounded: at most MAX_PEERS peers with
  * MAX_ADDRESSES dialable addresses each, whatever peers advertise. Each peer has its own redial
- * schedule: capped exponential backoff with jitter after every failed dial, reset by a connection.
+ * schedule: capped exponential backoff with jitter after every failed dial, reset by a connection
+ * (the peer manager calls it one once the status handshake succeeded).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -143,7 +143,6 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
         case 'peer.connected':
           if (isBanned(msg.peer.id, msg.peer.host)) { void s.p2p.disconnect(msg.peer.id); break; }
           if (!s.connected.has(msg.peer.id)) s.connected.set(msg.peer.id, { ...msg.peer, status: undefined });
-          s.book.connected(msg.peer.id, Date.now());
           void handshake(msg.peer.id, s.p2p);
           break;
         case 'peer.disconnected':
@@ -173,6 +172,9 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
           s.connected.set(msg.peer, { ...view, status: msg.status });
           deps.onPeerStatus(msg.peer, msg.status);
           if (!view.status) {
+            // Only a handshake proves the peer takes us (one that bans us closes the connection after its
+            // encryption handshake, which looks like a connection here): only a handshake resets its redial schedule.
+            s.book.connected(msg.peer, Date.now());
             record(s, msg.peer, 'successfulHandshakes');
             deps.onPeerJoined(msg.peer);
           }
@@ -180,6 +182,7 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
         }
         case 'peer.event':
           record(s, msg.peer, msg.event);
+          if (msg.event === 'failedHandshakes') s.book.dialFailed(msg.peer, Date.now());
           break;
         case 'gossip.publish':
           if (s.connected.size === 0) break; // nobody to tell: skip the encoding, hashing and caching of a publish

@@ -149,6 +149,27 @@ Misbehaviour('asked for blocks, a peer that hangs up is scored a timeout and kep
   }
 });
 
+Misbehaviour('a peer that bans us is redialled on the backoff schedule, not in a loop, and rejoins once the ban ends', async () => {
+  const net = await startTestnet({ nodes: 2, miners: [] });
+  const [banning, banned] = net.nodes as [TestnetNode, TestnetNode];
+  try {
+    await waitUntil(async () => (await rpc(banned.url, 'net_peerCount')) === '0x1', { what: 'the two connected' });
+    await banning.node.peers.ask('peers.ban', { peer: banned.node.p2p.peerId, ms: 60_000 });
+    // The banned node keeps dialling (it is below its minimum of peers): each dial gets through the
+    // encryption handshake, then the banning node closes it, so its status handshake fails.
+    const failures = async () => ((await rpc(banned.url, 'sco_peerList')) as { id: string; failedHandshakes: number }[])
+      .find((e) => e.id === banning.node.p2p.peerId.slice(-8))?.failedHandshakes ?? 0;
+    await waitUntil(async () => (await failures()) > 0, { what: 'a dial refused after the ban' });
+    await new Promise((r) => setTimeout(r, 4_000));
+    // Waits of 0.5–1.5 s, then 1–3 s, then 2–6 s: at most four dials in these four seconds (and the first).
+    assert.ok((await failures()) <= 5, `${await failures()} refused dials in 4 s`);
+    await banning.node.peers.ask('peers.unban', { peer: banned.node.p2p.peerId });
+    await waitUntil(async () => (await rpc(banned.url, 'net_peerCount')) === '0x1', { what: 'the two connected again', timeoutMs: 30_000 });
+  } finally {
+    await net.stop();
+  }
+});
+
 Misbehaviour('sco_banAddress takes addresses and CIDR blocks, refuses the machine\'s own address, and unbans', async () => {
   const net = await startTestnet({ nodes: 1, miners: [] });
   const url = net.nodes[0]!.url;
