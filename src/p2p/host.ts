@@ -22,6 +22,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { MalformedResponseError } from './errors.ts';
+import { watchGossipStreams } from './gossipStreams.ts';
 import { addressOf, isDialable, parseAnnounceAddress } from './multiaddrs.ts';
 import type { GossipVerdict, P2P, P2POptions } from './types.ts';
 
@@ -107,6 +108,7 @@ export async function createP2P(opts: P2POptions): Promise<P2P> {
     },
   });
   const pubsub = node.services.pubsub;
+  const stopWatch = watchGossipStreams(node, pubsub);
   const peerOf = (conn: Connection) => conn.remotePeer.toString();
   const remote = (conn: Connection) => ({ id: peerOf(conn), ...addressOf(conn.remoteAddr.toString()) });
   const self = node.peerId.toString();
@@ -183,6 +185,7 @@ export async function createP2P(opts: P2POptions): Promise<P2P> {
     },
     queuedMessages: () => node.getConnections().reduce((n, c) => n + c.streams.reduce((m, s) => m + s.writeBufferLength, 0), 0),
     async stop() {
+      stopWatch();
       await node.stop();
     },
   };
