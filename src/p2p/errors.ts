@@ -5,4 +5,9 @@
  * the peer's fault, unlike a request that failed on the way (timeout, connection lost), which may
  * only mean the peer went away.
  */
-export class MalformedResponseError extends Error {}
+export class MalformedResponseError extends Error {
+  /** `cause`: what reading or decoding the answer to `protocol` threw. */
+  constructor(protocol: string, cause: unknown) {
+    super(`${protocol}: ${(cause as Error).message}`, { cause });
+  }
+}

@@ -13,7 +13,7 @@ import { logger } from '../log.ts';
 const log = logger('p2p');
 
 /** How often the streams are checked. */
-export const GOSSIP_STREAM_CHECK_MS = 2_000;
+const GOSSIP_STREAM_CHECK_MS = 2_000;
 
 /** Starts the watch; the function returned stops it. */
 export function watchGossipStreams(

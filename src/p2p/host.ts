@@ -154,7 +154,7 @@ export async function createP2P(opts: P2POptions): Promise<P2P> {
         return res.subarray();
       } catch (err) {
         stream.abort(err as Error);
-        throw BREAKS_FRAMING.some((type) => err instanceof type) ? new MalformedResponseError(`${protocol}: ${(err as Error).message}`, { cause: err }) : err;
+        throw BREAKS_FRAMING.some((type) => err instanceof type) ? new MalformedResponseError(protocol, err) : err;
       }
     },
 

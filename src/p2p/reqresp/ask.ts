@@ -10,6 +10,6 @@ export async function ask<T>(
   try {
     return decode(raw);
   } catch (err) {
-    throw new MalformedResponseError(`${protocol}: ${(err as Error).message}`, { cause: err });
+    throw new MalformedResponseError(protocol, err);
   }
 }
