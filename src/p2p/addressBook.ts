@@ -2,8 +2,8 @@
  * The peers a node knows, kept in `<data dir>/peers.json` so a restarted node redials them even when
  * its bootnodes are down (docs/network.md "Remembered peers"). Bounded: at most MAX_PEERS peers with
  * MAX_ADDRESSES dialable addresses each, whatever peers advertise. Each peer has its own redial
- * schedule: capped exponential backoff with jitter after every failed dial, reset by a connection
- * (the peer manager calls it one once the status handshake succeeded).
+ * schedule: every dial puts the next one off (capped exponential backoff with jitter) until a
+ * connection resets it (the peer manager calls it one once the status handshake succeeded).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,17 +23,17 @@ export interface KnownPeer {
   addresses: string[];
   /** Epoch ms of the last connection (0: never connected). */
   lastSeen: number;
-  /** Failed dials since the last connection. */
-  failures: number;
+  /** Dials since the last connection. */
+  attempts: number;
   /** No dial before this epoch ms. */
   nextDialAt: number;
   /** Bootnodes are never evicted. */
   readonly bootnode: boolean;
 }
 
-/** The wait before the next dial after `failures` failures in a row: base × 2^(n-1), capped, ×0.5–1.5 jitter. */
-export function redialDelayMs(failures: number, random = Math.random): number {
-  const backoff = Math.min(REDIAL_CAP_MS, REDIAL_BASE_MS * 2 ** Math.max(0, failures - 1));
+/** The wait before the next dial after `attempts` dials without a connection: base × 2^(n-1), capped, ×0.5–1.5 jitter. */
+export function redialDelayMs(attempts: number, random = Math.random): number {
+  const backoff = Math.min(REDIAL_CAP_MS, REDIAL_BASE_MS * 2 ** Math.max(0, attempts - 1));
   return Math.round(backoff * (0.5 + random()));
 }
 
@@ -67,24 +67,28 @@ export class AddressBook {
     const peer = this.#peers.get(id);
     if (!peer) return;
     peer.lastSeen = now;
-    peer.failures = 0;
+    peer.attempts = 0;
     peer.nextDialAt = 0;
     this.#dirty = true;
   }
 
-  /** A peer not worth dialling again (another chain): forgotten, or for a bootnode, put off as after a failure. */
+  /** A peer not worth dialling again (another chain): forgotten, or for a bootnode, put off as after a dial. */
   forget(id: PeerIdStr): void {
     const peer = this.#peers.get(id);
     if (!peer) return;
-    if (peer.bootnode) this.dialFailed(id, Date.now());
+    if (peer.bootnode) this.dialing(id, Date.now());
     else { this.#peers.delete(id); this.#dirty = true; }
   }
 
-  dialFailed(id: PeerIdStr, now: number): void {
+  /**
+   * A dial starts: the next one is put off now, not when this one fails, so no event that arrives
+   * before the failure (the connection closing, say) finds the peer due again.
+   */
+  dialing(id: PeerIdStr, now: number): void {
     const peer = this.#peers.get(id);
     if (!peer) return;
-    peer.failures++;
-    peer.nextDialAt = now + redialDelayMs(peer.failures);
+    peer.attempts++;
+    peer.nextDialAt = now + redialDelayMs(peer.attempts);
   }
 
   /** Peers due for a dial, bootnodes and the most recently seen first. */
@@ -108,7 +112,7 @@ export class AddressBook {
     let peer = this.#peers.get(id);
     if (!peer) {
       if (this.#peers.size >= MAX_PEERS && !this.#evictOne()) return undefined;
-      peer = { id, addresses: [], lastSeen: 0, failures: 0, nextDialAt: 0, bootnode };
+      peer = { id, addresses: [], lastSeen: 0, attempts: 0, nextDialAt: 0, bootnode };
       this.#peers.set(id, peer);
       this.#dirty = true;
     }

@@ -46,17 +46,17 @@ Book('kept in the data dir across restarts; a damaged file is ignored', () => {
   assert.is(new AddressBook(dir, [BOOT], id(999)).size, 1, 'only the bootnode');
 });
 
-Book('a failed dial puts a peer off with capped exponential backoff and jitter; a connection resets it', () => {
+Book('every dial puts the next one off with capped exponential backoff and jitter; a connection resets it', () => {
   assert.is(redialDelayMs(1, () => 0.5), 1_000);
   assert.is(redialDelayMs(4, () => 0.5), 8_000);
   assert.is(redialDelayMs(40, () => 0.5), REDIAL_CAP_MS);
   assert.is(redialDelayMs(1, () => 0), 500);
   assert.is(redialDelayMs(1, () => 0.999), 1_499);
   const book = new AddressBook(undefined, [BOOT], id(999));
-  book.dialFailed(BOOT.peerId, 10_000);
-  assert.equal(book.due(10_000, () => false), [], 'not due right after a failure');
+  book.dialing(BOOT.peerId, 10_000);
+  assert.equal(book.due(10_000, () => false), [], 'not due while its dial is under way, nor once it failed');
   assert.is(book.due(10_000 + 1_500, () => false).length, 1, 'due once the backoff passed');
-  book.dialFailed(BOOT.peerId, 20_000);
+  book.dialing(BOOT.peerId, 20_000);
   assert.is(book.due(20_000 + 1_000 - 1, () => false).length, 0, 'the second wait is longer');
   book.connected(BOOT.peerId, 30_000);
   assert.is(book.due(30_000, () => false).length, 1);

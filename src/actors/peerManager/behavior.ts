@@ -108,10 +108,9 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
     const due = s.book.due(now, (id) => s.connected.has(id) || s.dialing.has(id) || unwelcome(s, id)).slice(0, missing);
     for (const peer of due) {
       s.dialing.add(peer.id);
-      s.p2p.dialPeer(peer.id, peer.addresses).then(
-        () => tell({ type: 'dial.done', peer: peer.id, ok: true }),
-        () => tell({ type: 'dial.done', peer: peer.id, ok: false }),
-      );
+      s.book.dialing(peer.id, now);
+      // Success or failure alike: the book put the next dial off already, a handshake resets it.
+      s.p2p.dialPeer(peer.id, peer.addresses).catch(() => undefined).finally(() => tell({ type: 'dial.done', peer: peer.id }));
     }
     if (due.length < missing && s.connected.size > 0 && s.walks.take(now, s.connected.size)) {
       void s.p2p.randomWalk().catch(() => { /* no peer answered in time: the next walk tries again */ });
@@ -154,7 +153,6 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
           break;
         case 'dial.done':
           s.dialing.delete(msg.peer);
-          if (!msg.ok) s.book.dialFailed(msg.peer, Date.now());
           break;
         case 'dial.tick':
           dialMore(s);
@@ -182,7 +180,6 @@ export function peerManagerBehavior(opts: PeerManagerOptions, deps: PeerManagerD
         }
         case 'peer.event':
           record(s, msg.peer, msg.event);
-          if (msg.event === 'failedHandshakes') s.book.dialFailed(msg.peer, Date.now());
           break;
         case 'gossip.publish':
           if (s.connected.size === 0) break; // nobody to tell: skip the encoding, hashing and caching of a publish

@@ -28,7 +28,7 @@ export type PeerManagerProtocol = {
     | { type: 'peer.event'; peer: PeerIdStr; event: PeerEvent }
     /** Addresses a peer advertises or discovery found for it: remembered (bounded). */
     | { type: 'peer.addresses'; peer: PeerIdStr; addresses: string[] }
-    | { type: 'dial.done'; peer: PeerIdStr; ok: boolean }
+    | { type: 'dial.done'; peer: PeerIdStr }
     /** The dialer's clock: below the minimum of peers, dial more. */
     | { type: 'dial.tick' }
     /** `encode` (over an immutable block or transaction) runs only when a peer is there to hear it. */
