@@ -1,8 +1,9 @@
 /**
  * Runs every `*.test.ts` under test/ (or the folders given as arguments) with uvu, one file per
  * process so a crashing suite cannot hide the others. uvu 0.5.6 exits 0 without a word when a
- * `before` hook throws, so we read its totals and fail on any shortfall. The last line is
- * `N passed, N failed`, the line CI reads.
+ * `before` hook throws, so we read its totals and fail on any shortfall. A failed file's last lines
+ * (uvu's assertion and stack) are printed again at the end, where a log cut to its tail still shows
+ * them. The last line is `N passed, N failed`, the line CI reads.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -40,6 +41,8 @@ const files = targets.flatMap((t) => findTests(join(root, t)));
 let passed = 0;
 let failed = 0;
 const shortfalls: string[] = [];
+const failedOutputs: string[] = [];
+const FAILED_TAIL_LINES = 40;
 for (const file of files) {
   const name = relative(root, file);
   console.log(`\n# ${name}`);
@@ -49,8 +52,9 @@ for (const file of files) {
   if (r.code !== 0 || r.total === 0 || missing > 0) {
     failed += Math.max(missing, 1);
     shortfalls.push(`${name}: exit ${r.code}, ${r.passed}/${r.total} passed`);
+    failedOutputs.push(`--- ${name}, its last ${FAILED_TAIL_LINES} lines ---\n${r.output.trimEnd().split('\n').slice(-FAILED_TAIL_LINES).join('\n')}`);
   }
 }
-if (shortfalls.length) console.log(`\nFailures:\n  ${shortfalls.join('\n  ')}`);
+if (shortfalls.length) console.log(`\n${failedOutputs.join('\n\n')}\n\nFailures:\n  ${shortfalls.join('\n  ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || files.length === 0 ? 1 : 0);
