@@ -40,8 +40,7 @@ function runFile(file: string): Promise<FileResult> {
 const files = targets.flatMap((t) => findTests(join(root, t)));
 let passed = 0;
 let failed = 0;
-const shortfalls: string[] = [];
-const failedOutputs: string[] = [];
+const failures: FileResult[] = [];
 const FAILED_TAIL_LINES = 40;
 for (const file of files) {
   const name = relative(root, file);
@@ -51,10 +50,10 @@ for (const file of files) {
   const missing = r.total - r.passed - r.skipped;
   if (r.code !== 0 || r.total === 0 || missing > 0) {
     failed += Math.max(missing, 1);
-    shortfalls.push(`${name}: exit ${r.code}, ${r.passed}/${r.total} passed`);
-    failedOutputs.push(`--- ${name}, its last ${FAILED_TAIL_LINES} lines ---\n${r.output.trimEnd().split('\n').slice(-FAILED_TAIL_LINES).join('\n')}`);
+    failures.push(r);
   }
 }
-if (shortfalls.length) console.log(`\n${failedOutputs.join('\n\n')}\n\nFailures:\n  ${shortfalls.join('\n  ')}`);
+for (const r of failures) console.log(`\n--- ${r.file}, its last ${FAILED_TAIL_LINES} lines ---\n${r.output.trimEnd().split('\n').slice(-FAILED_TAIL_LINES).join('\n')}`);
+if (failures.length) console.log(`\nFailures:\n  ${failures.map((r) => `${r.file}: exit ${r.code}, ${r.passed}/${r.total} passed`).join('\n  ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || files.length === 0 ? 1 : 0);
