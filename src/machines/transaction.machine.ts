@@ -8,10 +8,11 @@
  *   validated ─ tx.replaced ─▶ replaced          (same sender and nonce, enough price bump)
  *   validated ─ tx.dropped / too old ─▶ dropped  (evicted, expired, invalid, cleared, discarded)
  *
- * The txpool actor owns one machine per transaction, sends it these events, and removes it once
- * its snapshot status is 'done'. The only transition a machine takes by itself is expiry after
- * `maxAgeMs` (a named delay, so tests drive it with a SimulatedClock). Entering `validated` again
- * after a reorg restarts the age: the transaction is received anew.
+ * The txpool actor keeps one run of this machine per transaction (a snapshot, src/machines/snapshotRun.ts),
+ * sends it these events, and removes it once its snapshot status is 'done'. The only event a machine
+ * schedules itself is expiry after `maxAgeMs` (a named delay, set on the pool's clock, so tests drive it
+ * with a SimulatedClock). Entering `validated` again after a reorg restarts the age: the transaction is
+ * received anew.
  */
 import { assign, setup } from 'xstate';
 import type { Hex } from '../chain/codec/bytes.ts';

@@ -5,8 +5,8 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bytesToHex, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
-import { createActor, type Actor as MachineActor } from 'xstate';
 import { UNREF_CLOCK, type Clock } from '../../machines/clock.ts';
+import { SnapshotRunner, type MachineRun } from '../../machines/snapshotRun.ts';
 import type { Block } from '../../chain/codec/block.ts';
 import type { Hex } from '../../chain/codec/bytes.ts';
 import type { ChainView, HeadInfo } from '../../chain/reader.ts';
@@ -24,7 +24,8 @@ import { admissionProblem, gasPriceOf, TxRefusedError } from './rules.ts';
 
 interface Entry {
   readonly data: PoolTx;
-  readonly machine: MachineActor<typeof transactionMachine>;
+  /** Its lifecycle machine, run as a snapshot the pool keeps (src/machines/snapshotRun.ts). */
+  readonly machine: MachineRun<typeof transactionMachine>;
 }
 
 interface PoolState {
@@ -49,7 +50,7 @@ export interface TxPoolDeps {
   readonly journal?: TxJournal;
 }
 
-const stateOf = (e: Entry) => lifecycleState(e.machine.getSnapshot().value);
+const stateOf = (e: Entry) => lifecycleState(e.machine.snapshot.value);
 /** A transaction just admitted is alone when the pool holds nothing else: automine builds its block at once, and the RPC holds the requests after its answer. */
 const holdsOne = (s: PoolState) => s.book.size === 1;
 const senderOf = (tx: TypedTransaction) => bytesToHex(tx.getSenderAddress().bytes) as Hex;
@@ -63,26 +64,18 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     return { nonce: acct?.nonce ?? 0n, balance: acct?.balance ?? 0n, hasCode: acct !== undefined && !equalsBytes(acct.codeHash, KECCAK256_NULL) };
   };
 
-  function newMachine(s: PoolState, hash: Hex) {
-    const machine = createActor(transactionMachine, {
-      clock,
-      input: { hash, receivedAtBlock: s.head.number, maxAgeBlocks: opts.maxAgeBlocks, maxAgeMs: opts.maxAgeMs, confirmDepth: opts.confirmDepth },
-    });
-    // Every other end is reached inside a pool handler, after the entry left the book; only the
-    // age timer ends a machine on its own, and the pool hears of it in its mailbox.
-    machine.subscribe({
-      complete: () => {
-        if (s.book.get(hash)?.machine !== machine) return;
-        try { deps.self().tell({ type: 'tx.expired', hash }); } catch { /* stopping: nothing to tidy */ }
-      },
-    });
-    return machine.start();
-  }
+  // The only event a machine schedules itself is its age limit; the pool hears of it in its mailbox.
+  const machines = new SnapshotRunner(transactionMachine, clock, (machine, event) => {
+    try { deps.self().tell({ type: 'tx.aged', hash: machine.snapshot.context.hash, machine, event }); } catch { /* stopping: nothing to tidy */ }
+  });
+  const newMachine = (s: PoolState, hash: Hex) => machines.start({
+    hash, receivedAtBlock: s.head.number, maxAgeBlocks: opts.maxAgeBlocks, maxAgeMs: opts.maxAgeMs, confirmDepth: opts.confirmDepth,
+  });
 
   /** Takes a live entry out of the pool (and the journal), then tells its machine why (so its end is never mistaken for expiry). */
   function finish(s: PoolState, e: Entry, event: TxMachineEvent) {
     leave(s, e);
-    e.machine.send(event);
+    machines.send(e.machine, event);
   }
 
   /** Takes an entry that was not mined out of the book and the journal. */
@@ -124,10 +117,10 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       }
       const state = stateOf(e);
       if (e.data.nonce < gap && state === 'queued') {
-        e.machine.send({ type: 'tx.promoted' });
+        machines.send(e.machine, { type: 'tx.promoted' });
         promoted.push(e);
       } else if (e.data.nonce >= gap && state === 'pending') {
-        e.machine.send({ type: 'tx.demoted' });
+        machines.send(e.machine, { type: 'tx.demoted' });
         removed(e);
       }
     }
@@ -138,7 +131,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
   function enter(s: PoolState, e: Entry): Promise<void> | undefined {
     s.book.add(e);
     const journaled = s.restoring ? undefined : journal?.append(txBytes(e.data.tx));
-    const at = e.machine.getSnapshot().context.receivedAtBlock;
+    const at = e.machine.snapshot.context.receivedAtBlock;
     if (at < s.oldestArrival) s.oldestArrival = at;
     return journaled;
   }
@@ -184,7 +177,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       }
     }
     if (problem) {
-      machine.send({ type: 'tx.rejected', reason: problem.message });
+      machines.send(machine, { type: 'tx.rejected', reason: problem.message });
       throw new TxRefusedError(problem.kind, problem.message);
     }
     if (victim) await discard(s, victim, 'evicted', `evicted by ${hash}: the pool is full and it paid the least`);
@@ -195,7 +188,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     const entry: Entry = { data: Object.freeze({ tx, hash, sender, nonce: tx.nonce, gasPrice, receivedAtMs: Date.now() }), machine };
     const journaled = enter(s, entry);
     const pending = tx.nonce < s.book.firstGap(sender, acct.nonce);
-    machine.send({ type: 'tx.validated', executable: pending });
+    machines.send(machine, { type: 'tx.validated', executable: pending });
     const alone = holdsOne(s);
     bus.publish({ type: 'pool.txAdded', tx, pending, alone });
     // Filling a gap can make the nonces after it executable.
@@ -213,7 +206,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     if (event.number - s.oldestArrival > opts.maxAgeBlocks) {
       let oldest = event.number;
       for (const e of [...s.book.entries()]) {
-        const { context } = e.machine.getSnapshot();
+        const { context } = e.machine.snapshot;
         if (isTooOld(context, event.number)) {
           touched.add(e.data.sender);
           finish(s, e, event);
@@ -225,9 +218,9 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     }
     // Mined transactions enter in block order and a reorg takes out the newest: the deep enough come first.
     for (const [hash, e] of s.included) {
-      if (!isDeepEnough(e.machine.getSnapshot().context, event.number)) break;
+      if (!isDeepEnough(e.machine.snapshot.context, event.number)) break;
       s.included.delete(hash);
-      e.machine.send(event);
+      machines.send(e.machine, event);
     }
   }
 
@@ -235,7 +228,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
   function clear(s: PoolState) {
     for (const e of [...s.book.entries()]) drop(s, e, 'cleared', 'the chain was rewound');
     journal?.clear();
-    for (const e of s.included.values()) e.machine.send({ type: 'tx.dropped', reason: 'cleared', detail: 'the chain was rewound' });
+    for (const e of s.included.values()) machines.send(e.machine, { type: 'tx.dropped', reason: 'cleared', detail: 'the chain was rewound' });
     s.included.clear();
   }
 
@@ -251,10 +244,10 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
           continue;
         }
         s.included.delete(hash);
-        mined.machine.send({ type: 'chain.reorged', number: s.head.number });
+        machines.send(mined.machine, { type: 'chain.reorged', number: s.head.number });
         const occupant = s.book.at(mined.data.sender, mined.data.nonce);
         if (occupant) {
-          mined.machine.send({ type: 'tx.replaced', by: occupant.data.hash });
+          machines.send(mined.machine, { type: 'tx.replaced', by: occupant.data.hash });
           continue;
         }
         enter(s, mined);
@@ -277,7 +270,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
         touched.add(e?.data.sender ?? senderOf(tx));
         if (!e) continue;
         s.book.remove(e);
-        e.machine.send({ type: 'tx.included', blockHash: bytesToHex(block.hash) as Hex, number: block.header.number });
+        machines.send(e.machine, { type: 'tx.included', blockHash: bytesToHex(block.hash) as Hex, number: block.header.number });
         s.included.set(e.data.hash, e);
       }
     }
@@ -314,9 +307,13 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
             announce(s, await settle(s, e.data.sender));
           }
           break;
-        case 'tx.expired': {
+        case 'tx.aged': {
+          // The entry whose machine set the limit (the same transaction sent again since has a machine of its own).
           const e = s.book.get(msg.hash);
-          if (!e || e.machine.getSnapshot().status !== 'done') break;
+          if (e?.machine !== msg.machine) break;
+          // It may have left the state that set the limit since (mined meanwhile): then the event changes nothing.
+          machines.send(e.machine, msg.event);
+          if (e.machine.snapshot.status !== 'done') break;
           leave(s, e);
           removed(e);
           announce(s, await settle(s, e.data.sender));
@@ -353,8 +350,8 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
       },
     },
     onStop(s) {
-      for (const e of s.book.entries()) e.machine.stop();
-      for (const e of s.included.values()) e.machine.stop();
+      for (const e of s.book.entries()) machines.stop(e.machine);
+      for (const e of s.included.values()) machines.stop(e.machine);
     },
   };
 }

@@ -7,8 +7,11 @@
  * chain included, retracted or rewound. It publishes pool.txAdded and pool.txRemoved on the bus.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
+import type { EventFromLogic } from 'xstate';
 import type { Hex } from '../../chain/codec/bytes.ts';
 import type { HeadChange } from '../../chain/writer.ts';
+import type { MachineRun } from '../../machines/snapshotRun.ts';
+import type { transactionMachine } from '../../machines/transaction.machine.ts';
 
 export interface PoolTx {
   readonly tx: TypedTransaction;
@@ -24,8 +27,8 @@ export type TxPoolProtocol = {
     | ({ type: 'chain.headChanged' } & HeadChange)
     /** From the miner: transactions a block build refused (no longer valid). */
     | { type: 'tx.dropped'; hashes: Hex[]; reason: string }
-    /** From a transaction's own machine: its age timer fired and it is done. */
-    | { type: 'tx.expired'; hash: Hex };
+    /** A transaction's machine reached its age limit: `event` is the machine's own delayed event, which the pool sends it. */
+    | { type: 'tx.aged'; hash: Hex; machine: MachineRun<typeof transactionMachine>; event: EventFromLogic<typeof transactionMachine> };
   ask: {
     /**
      * Validates and admits a transaction; rejects with NodeError TX_REJECTED and the reason.

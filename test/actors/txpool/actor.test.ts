@@ -1,7 +1,8 @@
 /**
  * The pool actor over a real chain (LevelDB, writer, sealed blocks) with simulated time: inclusion,
- * a reorg that returns a mined transaction to pending, expiry by time and by blocks, and what an
- * expired transaction does to its sender's later nonces.
+ * a reorg that returns a mined transaction to pending, expiry by time and by blocks, what an
+ * expired transaction does to its sender's later nonces, and a first age limit that arrives after the
+ * transaction was sent again.
  */
 import { createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
@@ -130,6 +131,23 @@ Pool('a transaction expires after 650 s; its sender\'s later nonce falls back to
   assert.ok(h.events.some((e) => e.type === 'pool.txRemoved' && e.hash === hashOf(n0)));
   h.clock.increment(100_000);
   assert.equal(await h.state(), { pending: [], queued: [] });
+});
+
+Pool('a transaction sent again between its age limit firing and the pool hearing of it keeps its new age', async () => {
+  const h = await harness();
+  const tx = transfer(4, 0n);
+  await h.pool.ref.ask('tx.submit', { tx });
+  h.clock.increment(649_000);
+  // In the pool's mailbox, in this order: a block build refuses it, it is sent again, and its first age limit fires.
+  h.pool.ref.tell({ type: 'tx.dropped', hashes: [hashOf(tx)], reason: 'refused by a block build' });
+  const again = h.pool.ref.ask('tx.submit', { tx });
+  h.clock.increment(1_000);
+  assert.is((await again).pending, true);
+  assert.equal(await h.state(), { pending: [hashOf(tx)], queued: [] }, 'the first limit does not end the new entry');
+  h.clock.increment(649_999);
+  assert.equal(await h.state(), { pending: [hashOf(tx)], queued: [] });
+  h.clock.increment(1);
+  assert.equal(await h.state(), { pending: [], queued: [] }, 'its own limit does');
 });
 
 Pool('a transaction waiting more than the block limit is dropped', async () => {
