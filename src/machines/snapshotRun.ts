@@ -7,7 +7,8 @@
  * For machines an owner keeps by the thousand, one per transaction: an actor per machine costs its
  * creation (a system, a mailbox, observers) and a mailbox pass per event, and xstate's `transition`
  * function makes an actor of its own for every call (docs/performance.md, "The transaction lifecycle
- * machine"). The machine's definition, guards and context updates run exactly as an actor runs them.
+ * machine: a snapshot per transaction, one actor scope"). The machine's definition, guards and context
+ * updates run exactly as an actor runs them.
  */
 import { createActor, type ActorScope, type AnyStateMachine, type EventFromLogic, type InputFrom, type SnapshotFrom } from 'xstate';
 import type { Clock } from './clock.ts';
