@@ -66,13 +66,13 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
 
   // The only event a machine schedules itself is its age limit; the pool hears of it in its mailbox.
   const machines = new SnapshotRunner(transactionMachine, clock, (machine, event) => {
-    try { deps.self().tell({ type: 'tx.aged', hash: machine.snapshot.context.hash, machine, event }); } catch { /* stopping: nothing to tidy */ }
+    try { deps.self().tell({ type: 'tx.aged', machine, event }); } catch { /* stopping: nothing to tidy */ }
   });
   const newMachine = (s: PoolState, hash: Hex) => machines.start({
     hash, receivedAtBlock: s.head.number, maxAgeBlocks: opts.maxAgeBlocks, maxAgeMs: opts.maxAgeMs, confirmDepth: opts.confirmDepth,
   });
 
-  /** Takes a live entry out of the pool (and the journal), then tells its machine why (so its end is never mistaken for expiry). */
+  /** Takes a live entry out of the pool (and the journal), then tells its machine why. */
   function finish(s: PoolState, e: Entry, event: TxMachineEvent) {
     leave(s, e);
     machines.send(e.machine, event);
@@ -309,7 +309,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
           break;
         case 'tx.aged': {
           // The entry whose machine set the limit (the same transaction sent again since has a machine of its own).
-          const e = s.book.get(msg.hash);
+          const e = s.book.get(msg.machine.snapshot.context.hash);
           if (e?.machine !== msg.machine) break;
           // It may have left the state that set the limit since (mined meanwhile): then the event changes nothing.
           machines.send(e.machine, msg.event);

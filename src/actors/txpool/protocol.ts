@@ -28,7 +28,7 @@ export type TxPoolProtocol = {
     /** From the miner: transactions a block build refused (no longer valid). */
     | { type: 'tx.dropped'; hashes: Hex[]; reason: string }
     /** A transaction's machine reached its age limit: `event` is the machine's own delayed event, which the pool sends it. */
-    | { type: 'tx.aged'; hash: Hex; machine: MachineRun<typeof transactionMachine>; event: EventFromLogic<typeof transactionMachine> };
+    | { type: 'tx.aged'; machine: MachineRun<typeof transactionMachine>; event: EventFromLogic<typeof transactionMachine> };
   ask: {
     /**
      * Validates and admits a transaction; rejects with NodeError TX_REJECTED and the reason.
