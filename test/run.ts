@@ -53,7 +53,7 @@ for (const file of files) {
     failures.push(r);
   }
 }
-for (const r of failures) console.log(`\n--- ${r.file}, its last ${FAILED_TAIL_LINES} lines ---\n${r.output.trimEnd().split('\n').slice(-FAILED_TAIL_LINES).join('\n')}`);
-if (failures.length) console.log(`\nFailures:\n  ${failures.map((r) => `${r.file}: exit ${r.code}, ${r.passed}/${r.total} passed`).join('\n  ')}`);
+for (const r of failures) console.log(`\n--- ${relative(root, r.file)}, its last ${FAILED_TAIL_LINES} lines ---\n${r.output.trimEnd().split('\n').slice(-FAILED_TAIL_LINES).join('\n')}`);
+if (failures.length) console.log(`\nFailures:\n  ${failures.map((r) => `${relative(root, r.file)}: exit ${r.code}, ${r.passed}/${r.total} passed`).join('\n  ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || files.length === 0 ? 1 : 0);
