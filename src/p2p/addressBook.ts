@@ -39,6 +39,12 @@ export function redialDelayMs(attempts: number, random = Math.random): number {
 
 export class AddressBook {
   readonly #peers = new Map<PeerIdStr, KnownPeer>();
+  /**
+   * Peers forgotten (another chain), with the epoch ms until which what they advertise is not learned: their
+   * identify or a discovery can arrive after the handshake that made us forget them, and would make them
+   * due at once. At most MAX_PEERS, the oldest going first.
+   */
+  readonly #forgotten = new Map<PeerIdStr, number>();
   readonly #file: string | undefined;
   #dirty = false;
 
@@ -54,7 +60,8 @@ export class AddressBook {
   all(): KnownPeer[] { return [...this.#peers.values()]; }
 
   /** Adds addresses learned for a peer (identify, discovery); only dialable ones, at most MAX_ADDRESSES. */
-  learn(id: PeerIdStr, addresses: readonly string[]): void {
+  learn(id: PeerIdStr, addresses: readonly string[], now = Date.now()): void {
+    if ((this.#forgotten.get(id) ?? 0) > now) return;
     const dialable = addresses.filter(isDialable).map((a) => a.replace(/\/p2p\/\w+$/, '')).slice(0, MAX_ADDRESSES);
     if (dialable.length === 0) return;
     const peer = this.#entry(id, false);
@@ -72,12 +79,17 @@ export class AddressBook {
     this.#dirty = true;
   }
 
-  /** A peer not worth dialling again (another chain): forgotten, or for a bootnode, put off as after a dial. */
-  forget(id: PeerIdStr): void {
+  /**
+   * A peer not worth dialling again (another chain): forgotten, and not learned again for the longest redial
+   * wait; a bootnode is put off as after a dial instead.
+   */
+  forget(id: PeerIdStr, now = Date.now()): void {
     const peer = this.#peers.get(id);
-    if (!peer) return;
-    if (peer.bootnode) this.dialing(id, Date.now());
-    else { this.#peers.delete(id); this.#dirty = true; }
+    if (peer?.bootnode) return this.dialing(id, now);
+    if (peer) { this.#peers.delete(id); this.#dirty = true; }
+    this.#forgotten.delete(id);
+    if (this.#forgotten.size >= MAX_PEERS) this.#forgotten.delete(this.#forgotten.keys().next().value!);
+    this.#forgotten.set(id, now + REDIAL_CAP_MS);
   }
 
   /**

@@ -63,4 +63,24 @@ Book('every dial puts the next one off with capped exponential backoff and jitte
   assert.is(book.due(30_000, (p) => p === BOOT.peerId).length, 0, 'a peer the dialer must skip (banned, connected) is not due');
 });
 
+Book('a peer of another chain is forgotten, and what it advertises soon after is not learned; a bootnode is put off', () => {
+  const book = new AddressBook(undefined, [BOOT], id(999));
+  book.learn(id(5), ['/ip4/10.0.0.5/tcp/5050'], 1_000);
+  book.forget(id(5), 2_000);
+  assert.is(book.get(id(5)), undefined);
+  // Its identify can arrive after the handshake that made us forget it.
+  book.learn(id(5), ['/ip4/10.0.0.5/tcp/5050'], 2_010);
+  assert.is(book.get(id(5)), undefined, 'not learned again at once');
+  assert.equal(book.due(2_010, () => false).map((p) => p.id), [BOOT.peerId]);
+  // Forgotten before anything was learned of it (identify after the handshake) works the same way.
+  book.forget(id(6), 2_000);
+  book.learn(id(6), ['/ip4/10.0.0.6/tcp/5050'], 2_010);
+  assert.is(book.get(id(6)), undefined);
+  book.learn(id(5), ['/ip4/10.0.0.5/tcp/5050'], 2_000 + REDIAL_CAP_MS);
+  assert.equal(book.get(id(5))?.addresses, ['/ip4/10.0.0.5/tcp/5050'], 'learned again after the longest redial wait');
+  book.forget(BOOT.peerId, 3_000);
+  assert.ok(book.get(BOOT.peerId), 'a bootnode stays');
+  assert.is(book.due(3_000, () => false).some((p) => p.id === BOOT.peerId), false, 'put off');
+});
+
 Book.run();
