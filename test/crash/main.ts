@@ -1,6 +1,7 @@
 /**
- * `npm run crash-test -- --cycles 50`: a crash loop (docs/hardening.md "Crash loop"). Each cycle starts
- * the node as `npm start` runs it on one data dir (a block every 500 ms), streams signed transfers at it from three senders,
+ * `npm run crash-test -- --cycles 50 [--mining interval|auto]`: a crash loop (docs/hardening.md "Crash loop"). Each
+ * cycle starts the node on one data dir (a block every 500 ms, or under automine as `npm start` runs it, each sender
+ * then asking for every receipt right after its send, as a test suite does), streams signed transfers at it from three senders,
  * kills it with SIGKILL at a random moment, restarts it and checks that nothing acknowledged was lost:
  * every block and receipt seen before the kill is still there (same hashes), every transaction whose
  * hash was answered gets mined (the pool's journal), and each recipient holds exactly as many coins as its
@@ -12,8 +13,10 @@ import { parseArgs } from 'node:util';
 import { startChildNode, tempDir, type ChildNode } from '../helpers/node.ts';
 import { rpc, waitUntil } from '../helpers/rpc.ts';
 
-const { values } = parseArgs({ options: { cycles: { type: 'string', default: '10' }, seed: { type: 'string' } } });
+const { values } = parseArgs({ options: { cycles: { type: 'string', default: '10' }, seed: { type: 'string' }, mining: { type: 'string', default: 'interval' } } });
 const cycles = Number(values.cycles);
+if (values.mining !== 'interval' && values.mining !== 'auto') throw new Error(`--mining must be interval or auto, not ${values.mining}`);
+const automine = values.mining === 'auto';
 let seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
 /** A small deterministic generator, so a failing run can be repeated with --seed. */
 const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
@@ -30,7 +33,10 @@ const seen = { blocks: new Map<string, string>(), receipts: new Map<string, stri
 class Loss extends Error {}
 const check = (ok: boolean, what: string) => { if (!ok) throw new Loss(what); };
 
-/** Streams transfers from one sender until the node dies; every answered hash is remembered. */
+/**
+ * Streams transfers from one sender until the node dies; every answered hash is remembered. Under automine each
+ * send is followed by its receipt, and a receipt answered is remembered as a block seen.
+ */
 async function stream(node: ChildNode, sender: (typeof senders)[number], until: Promise<unknown>): Promise<void> {
   let stopped = false;
   void until.then(() => { stopped = true; });
@@ -38,8 +44,16 @@ async function stream(node: ChildNode, sender: (typeof senders)[number], until: 
   while (!stopped) {
     const raw = await sender.wallet.signTransaction({ to: sender.recipient, value: 1n, nonce, gasLimit: 21_000, gasPrice: 0, chainId: 33 });
     try {
-      seen.accepted.add(await rpc<string>(node.url, 'eth_sendRawTransaction', [raw]));
+      const hash = await rpc<string>(node.url, 'eth_sendRawTransaction', [raw]);
+      seen.accepted.add(hash);
       nonce++;
+      if (automine) {
+        const receipt = await rpc<{ blockHash: string; blockNumber: string } | null>(node.url, 'eth_getTransactionReceipt', [hash]);
+        if (receipt) {
+          seen.receipts.set(hash, receipt.blockHash);
+          seen.blocks.set(receipt.blockNumber, receipt.blockHash);
+        }
+      }
     } catch {
       return; // the node is gone (or going): this transaction's fate is unknown, and either is fine
     }
@@ -93,10 +107,13 @@ async function verify(node: ChildNode, n: number): Promise<void> {
 }
 
 const dataDir = tempDir('mmnode-crash-');
-console.log(`crash loop: ${cycles} cycles, seed ${seed}, data in ${dataDir}`);
+console.log(`crash loop: ${cycles} cycles, ${automine ? 'automine' : 'a block every 500 ms'}, seed ${seed}, data in ${dataDir}`);
 const startedMs = Date.now();
-/** Blocks on a timer, so that at a kill some accepted transactions always wait in the pool (only its journal keeps them). */
-const NODE_ARGS = ['--block-time', '500'];
+/**
+ * Blocks on a timer, so that at a kill some accepted transactions always wait in the pool (only its journal keeps
+ * them); or automine, where an answered send's block may still be on its way to disk.
+ */
+const NODE_ARGS = automine ? [] : ['--block-time', '500'];
 let node = await startChildNode(dataDir, NODE_ARGS);
 try {
   for (let cycle = 1; cycle <= cycles; cycle++) {
