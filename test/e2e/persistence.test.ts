@@ -112,6 +112,38 @@ Persistence('kill -9 while transactions stream in leaves a consistent store', as
   }
 });
 
+Persistence('under automine, a receipt answered right after its send survives a kill -9 that follows it', async () => {
+  const dataDir = tempDir();
+  try {
+    const child = await startChildNode(dataDir);
+    const before = BigInt(await rpc(child.url, 'eth_getBalance', [TO, 'latest']));
+    // A test suite's loop: send, read the receipt, send the next; the node dies right after the last receipt.
+    const answered: { hash: string; blockHash: string }[] = [];
+    for (const raw of await signTransfers(KEYS[0]!, 20)) {
+      const hash = await rpc<string>(child.url, 'eth_sendRawTransaction', [raw]);
+      const receipt = await rpc(child.url, 'eth_getTransactionReceipt', [hash]);
+      assert.ok(receipt, `the first receipt request after the send of ${hash} finds it`);
+      answered.push({ hash, blockHash: receipt.blockHash });
+    }
+    child.child.kill('SIGKILL');
+    assert.is(await child.exited, 'SIGKILL');
+
+    const node = await startChildNode(dataDir);
+    try {
+      for (const { hash, blockHash } of answered) {
+        const receipt = await rpc(node.url, 'eth_getTransactionReceipt', [hash]);
+        assert.is(receipt?.blockHash, blockHash, `the receipt of ${hash} survived`);
+      }
+      assert.is(BigInt(await rpc(node.url, 'eth_getBalance', [TO, 'latest'])), before + 20n);
+    } finally {
+      node.child.kill('SIGTERM');
+      await node.exited;
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 /** A transfer from a dev account not used by the stream, at its current nonce. */
 async function signTransfersFrom(url: string): Promise<string[]> {
   const wallet = new ethers.Wallet('0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4');
