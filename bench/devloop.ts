@@ -6,7 +6,8 @@
  * `eth_getBlockByNumber(latest, true)` at concurrency 32. Then the calls a test suite makes between its
  * sends (ethers estimates the gas of every contract call it sends), each right after a block:
  * `eth_estimateGas` of an ERC-20 transfer or an `eth_call` of balanceOf. Last, tests as a Hardhat suite's
- * `loadFixture` runs them: evm_snapshot, three ERC-20 transfers and a call, evm_revert. Before all that, a second
+ * `loadFixture` runs them: evm_snapshot, three ERC-20 transfers and a call, evm_revert. Then the round's mix at half
+ * its counts with eth_sendRawTransactionSync (EIP-7966: the receipt in the send's answer), where served. Before all that, a second
  * after each peer started: its first eth_estimateGas and eth_call, as a test run's first calls. A measurement, not a test:
  * exits 0 when a target is missed, non-zero only when a peer cannot be set up.
  *
@@ -48,6 +49,8 @@ const AFTER_BLOCK_WARMUP = 20;
 const FIXTURE_TESTS = 100;
 /** Uncounted transactions before the rounds (each peer's write path compiles on its first ones). */
 const WARMUP = 200;
+/** Uncounted sync sends before the timed ones. */
+const SYNC_WARMUP = 50;
 const CONCURRENCY = 32;
 
 /** Dev account 1 sends the loop (account 0 funds and deploys the token in setup). */
@@ -86,6 +89,8 @@ interface Loop {
   readonly rounds: RoundResult[];
   afterBlock?: { readonly estimate: Latencies; readonly call: Latencies };
   fixtures?: { readonly test: Latencies; readonly snapshot: Latencies; readonly revert: Latencies };
+  /** The same mix sent with eth_sendRawTransactionSync (EIP-7966), one request each; null where the peer does not serve it. */
+  sync?: Latencies | null;
   reads?: LoadResult;
   readHwmMb?: number;
   /** The first eth_estimateGas and eth_call a test run sends, a second after the peer started (ms). */
@@ -193,6 +198,35 @@ async function fixtureTests(l: Loop): Promise<NonNullable<Loop['fixtures']>> {
   return { test: stats(tests, seconds), snapshot: stats(snapshots, seconds), revert: stats(reverts, seconds) };
 }
 
+/** Sends and waits in one request (EIP-7966); returns the milliseconds from send to receipt. */
+async function transactSync(l: Loop, raw: Hex): Promise<number> {
+  const t0 = performance.now();
+  const receipt = await rpc<{ status: string; transactionHash: string }>(l.peer.url, 'eth_sendRawTransactionSync', [raw]);
+  const ms = performance.now() - t0;
+  if (receipt.status !== '0x1') throw new Error(`${l.name}: transaction ${receipt.transactionHash} failed`);
+  return ms;
+}
+
+/**
+ * The round's mix at half its counts, each transaction sent with eth_sendRawTransactionSync, after SYNC_WARMUP
+ * uncounted; null when the peer does not serve the method (its first send then goes the usual way).
+ */
+async function syncLoop(l: Loop): Promise<Latencies | null> {
+  const first = next(l, 'value', 0);
+  try {
+    await transactSync(l, first);
+  } catch (err) {
+    if (!/not supported|does not exist|not found/i.test((err as Error).message)) throw err;
+    await transact(l, first);
+    return null;
+  }
+  for (let i = 1; i < SYNC_WARMUP; i++) await transactSync(l, next(l, 'value', i));
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  for (const phase of PHASES) for (let i = 0; i < phase.count / 2; i++) latencies.push(await transactSync(l, next(l, phase.key, i)));
+  return stats(latencies, (performance.now() - t0) / 1000);
+}
+
 const blockRead = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', true] });
 const readOk = (text: string) => text.includes('"transactions":[{');
 
@@ -234,6 +268,10 @@ async function main(): Promise<Partial<Record<Name, Loop>>> {
     await inTurn(ROUNDS, async (l) => {
       log(`${l.name}: ${2 * FIXTURE_TESTS} fixture tests (snapshot, 3 ERC-20 transfers, a call, revert), the first ${FIXTURE_TESTS} uncounted`);
       l.fixtures = await fixtureTests(l);
+    });
+    await inTurn(ROUNDS, async (l) => {
+      log(`${l.name}: the round's mix at half its counts, each with eth_sendRawTransactionSync (EIP-7966), where served`);
+      l.sync = await syncLoop(l);
     });
     return Object.fromEntries(loops.map((l) => [l.name, l]));
   } finally {
@@ -314,6 +352,12 @@ for (const [label, key] of [['whole test', 'test'], ['evm_snapshot', 'snapshot']
   const at = (n: Name) => results[n]?.fixtures?.[key]?.p50Ms;
   row(`${label}: p50`, ...NAMES.map((n) => nf(at(n), 2)), ratio(at('hardhat'), at('mmnode')), ratio(at('anvil'), at('mmnode')));
 }
+rule();
+console.log(`One request per transaction: eth_sendRawTransactionSync (EIP-7966), ${PHASES.map((p) => `${p.count / 2} ${p.label}`).join(', ')}`);
+const syncRate = (n: Name) => results[n]?.sync?.perSecond;
+row('transactions/s', ...NAMES.map((n) => (results[n]?.sync === null ? 'not served' : nf(syncRate(n)))), ratio(syncRate('mmnode'), med.hardhat?.perSecond), ratio(syncRate('mmnode'), syncRate('anvil')));
+row('    p50 ms', ...NAMES.map((n) => nf(results[n]?.sync?.p50Ms, 2)));
+console.log('    (mm/hardhat: against Hardhat 3\'s send → receipt loop above, as it does not serve the method)');
 rule();
 const reads = (n: Name) => results[n]?.reads?.perSecond;
 row(`eth_getBlockByNumber(latest, true) req/s`, nf(reads('mmnode')), nf(reads('hardhat')), nf(reads('anvil')), ratio(reads('mmnode'), reads('hardhat')), ratio(reads('mmnode'), reads('anvil')));

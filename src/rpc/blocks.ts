@@ -7,6 +7,7 @@ import type { BlockHeader } from '../chain/codec/header.ts';
 import type { ChainView } from '../chain/reader.ts';
 import { NodeError } from '../errors.ts';
 import type { EvmDeps } from './deps.ts';
+import { formatReceipt } from './format.ts';
 import { tagHeight } from '../chain/blockTags.ts';
 import type { BlockSelector } from './params.ts';
 import type { PendingSource } from './pending.ts';
@@ -33,6 +34,14 @@ export async function findBlock(reader: ChainView, sel: BlockSelector, pending?:
       return block;
     }
   }
+}
+
+/** The receipt of a mined transaction as eth_getTransactionReceipt answers it; null when no stored block holds it. */
+export async function findReceipt(reader: ChainView, hash: Uint8Array): Promise<ReturnType<typeof formatReceipt> | null> {
+  const loc = await reader.txLocation(hash);
+  if (!loc) return null;
+  const [block, receipts] = await Promise.all([reader.getBlock(loc.blockHash), reader.getReceipts(loc.blockHash)]);
+  return block && receipts ? formatReceipt(block, receipts, loc.index) : null;
 }
 
 /** Like findBlock, but a missing block is an error (state reads cannot answer without one). */

@@ -33,8 +33,8 @@ export interface RpcDeps {
   readonly mainThreadCalls?: MainThreadCallRunner;
   /** The node's accounts and keys (personal_*, eth_sign, eth_sendTransaction); absent when the node holds no keys. */
   readonly wallet?: Wallet;
-  /** Sends under automine wait for their block through it; absent: they are answered once pooled. */
-  readonly inclusions?: InclusionWaits;
+  /** What waits for a sent transaction's block: the requests after a send under automine, and the sync sends' answers. */
+  readonly inclusions: InclusionWaits;
   /** The block this node would mine next, for the `pending` tag. */
   readonly pending: PendingBlockSource;
   readonly clientVersion: string;

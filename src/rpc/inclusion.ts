@@ -30,7 +30,8 @@ export function inclusionEvent(e: NodeEvent): InclusionEvent | undefined {
 }
 
 export class InclusionWaits {
-  readonly #waiting = new Map<Hex, () => void>();
+  /** The ends of the waits under way, by transaction hash (a transaction sent twice is waited for twice). */
+  readonly #waiting = new Map<Hex, Set<() => void>>();
   /** The waits of answered sends: requests that come after them are held until these end. */
   readonly #holding = new Set<Promise<void>>();
 
@@ -42,8 +43,8 @@ export class InclusionWaits {
     name: 'inclusion waits',
     tell: (e) => {
       if (this.#waiting.size === 0) return;
-      if (e.type === 'left') return this.#waiting.get(e.hash)?.();
-      for (const block of e.blocks) for (const tx of block.txs) this.#waiting.get(bytesToHex(tx.hash()) as Hex)?.();
+      if (e.type === 'left') return this.#end(e.hash);
+      for (const block of e.blocks) for (const tx of block.txs) this.#end(bytesToHex(tx.hash()) as Hex);
     },
     ask: () => Promise.reject(new Error('inclusion waits answer no asks')),
   };
@@ -55,26 +56,34 @@ export class InclusionWaits {
 
   /**
    * Starts waiting for `hash` (before the pool sees it, so no block can slip by unseen). The wait ends
-   * once it is mined, leaves the pool, or `timeoutMs` passed. `hold` makes the requests that come from
-   * now on wait for that end; `release` ends a wait that holds nothing at once.
+   * once it is mined, leaves the pool, or `timeoutMs` passed; `ended` settles then. `hold` makes the
+   * requests that come from now on wait for that end; `release` ends a wait that holds nothing at once.
    */
-  wait(hash: Hex, timeoutMs = INCLUSION_WAIT_MS): { hold: () => void; release: () => void } {
+  wait(hash: Hex, timeoutMs = INCLUSION_WAIT_MS): { hold: () => void; release: () => void; ended: Promise<void> } {
     let end!: () => void;
-    const done = new Promise<void>((resolve) => {
+    const ended = new Promise<void>((resolve) => {
       const timer = setTimeout(() => end(), timeoutMs);
       end = () => {
         clearTimeout(timer);
-        if (this.#waiting.get(hash) === end) this.#waiting.delete(hash);
-        this.#holding.delete(done);
+        const ends = this.#waiting.get(hash);
+        ends?.delete(end);
+        if (ends?.size === 0) this.#waiting.delete(hash);
+        this.#holding.delete(ended);
         resolve();
       };
     });
-    this.#waiting.get(hash)?.(); // the same transaction sent twice: the earlier wait ends
-    this.#waiting.set(hash, end);
+    const ends = this.#waiting.get(hash) ?? new Set();
+    ends.add(end);
+    this.#waiting.set(hash, ends);
     return {
       // Only a wait still under way holds: a block stored before the answer was ready (the miner was busy) leaves nothing to hold.
-      hold: () => { if (this.#waiting.get(hash) === end) this.#holding.add(done); },
-      release: () => { if (!this.#holding.has(done)) end(); },
+      hold: () => { if (this.#waiting.get(hash)?.has(end)) this.#holding.add(ended); },
+      release: () => { if (!this.#holding.has(ended)) end(); },
+      ended,
     };
+  }
+
+  #end(hash: Hex): void {
+    for (const end of this.#waiting.get(hash) ?? []) end();
   }
 }

@@ -26,7 +26,7 @@ const GUARDED = new Set<ModuleName>(['personal', 'evm', 'debug', 'trace', 'sco',
 /** What a hosted endpoint serves unless the operator names more (docs/hardening.md "Hosted modules"). */
 const HOSTED_PUBLIC = new Set<ModuleName>(['eth', 'net', 'web3', 'rpc']);
 /** eth methods that sign with the node's keys: a hosted endpoint holds none. */
-const WALLET_METHODS = ['eth_sign', 'eth_sendTransaction'];
+const WALLET_METHODS = ['eth_sign', 'eth_sendTransaction', 'eth_sendTransactionSync'];
 
 /**
  * Regtest enables every module; testnet and mainnet leave the guarded ones off; a hosted endpoint, on

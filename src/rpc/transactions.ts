@@ -1,9 +1,10 @@
 /** Transactions the node builds for its accounts (eth_sendTransaction, personal_sendTransaction) and hands to the pool. */
 import { createLegacyTx, type LegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import { hex, type Hex } from '../chain/codec/bytes.ts';
+import { fromHex, hex, type Hex } from '../chain/codec/bytes.ts';
+import { findReceipt } from './blocks.ts';
 import type { RpcDeps } from './deps.ts';
-import { invalidParams } from './errors.ts';
+import { invalidParams, RpcError } from './errors.ts';
 import type { TxArgs } from './params.ts';
 
 /** Default gas of a node-built transaction. */
@@ -15,15 +16,57 @@ export const DEFAULT_GAS = 90_000n;
  * or -32010 with the reason.
  */
 export async function submitTx(deps: Pick<RpcDeps, 'txpool' | 'miner' | 'inclusions'>, tx: TypedTransaction): Promise<Hex> {
-  const waiting = deps.inclusions?.wait(bytesToHex(tx.hash()) as Hex);
+  const waiting = deps.inclusions.wait(bytesToHex(tx.hash()) as Hex);
   try {
     const { hash, pending, alone, journaled } = await deps.txpool.ask('tx.submit', { tx });
     await journaled;
-    if (waiting && pending && alone && (await deps.miner.ask('mining.status', {})).mode === 'auto') waiting.hold();
+    if (pending && alone && (await deps.miner.ask('mining.status', {})).mode === 'auto') waiting.hold();
     return hash;
   } finally {
-    waiting?.release();
+    waiting.release();
   }
+}
+
+/** How long the sync sends wait for a receipt when the client names no time, and the most they wait (docs/rpc-compatibility.md "Sync sends"). */
+export const SYNC_WAIT_MS = 5_000;
+export const SYNC_WAIT_MAX_MS = 60_000;
+/** EIP-7966's codes: the transaction is in the pool but was not mined in time; it cannot be mined as it is. */
+const NOT_MINED_IN_TIME = 4;
+const NOT_MINEABLE = 5;
+
+/** The wait a sync send asked for: none or 0 is the default, more than the most is the most. */
+export const syncWaitMs = (asked: number | undefined): number => (asked ? Math.min(asked, SYNC_WAIT_MAX_MS) : SYNC_WAIT_MS);
+
+/**
+ * eth_sendRawTransactionSync and eth_sendTransactionSync (EIP-7966): the transaction goes to the pool as with
+ * submitTx, and the answer is its receipt once its block is stored. A transaction behind a nonce gap is
+ * answered at once with code 5; one still in the pool after `waitMs` with code 4; one that left the pool
+ * unmined (replaced, dropped, invalid when its block was built) with code 5. Each carries the hash as data.
+ */
+export async function submitTxAndWait(
+  deps: Pick<RpcDeps, 'txpool' | 'reader' | 'inclusions'>, tx: TypedTransaction, waitMs: number, signal?: AbortSignal,
+): Promise<unknown> {
+  const hash = bytesToHex(tx.hash()) as Hex;
+  const waiting = deps.inclusions.wait(hash, waitMs);
+  const gone = () => waiting.release();
+  signal?.addEventListener('abort', gone);
+  try {
+    const { pending, journaled } = await deps.txpool.ask('tx.submit', { tx });
+    await journaled;
+    if (!pending) {
+      throw new RpcError(NOT_MINEABLE, 'The transaction was added to the pool but cannot be mined yet: its nonce is above the sender\'s next nonce. Send the missing transactions first', hash);
+    }
+    await waiting.ended;
+  } finally {
+    signal?.removeEventListener('abort', gone);
+    waiting.release();
+  }
+  const receipt = await findReceipt(deps.reader, fromHex(hash));
+  if (receipt) return receipt;
+  if (await deps.txpool.ask('pool.get', { hash })) {
+    throw new RpcError(NOT_MINED_IN_TIME, `The transaction was added to the pool but wasn't mined in ${waitMs} ms`, hash);
+  }
+  throw new RpcError(NOT_MINEABLE, 'The transaction left the pool without being mined: replaced, dropped, or invalid when its block was built', hash);
 }
 
 /**

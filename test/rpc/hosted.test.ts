@@ -57,10 +57,13 @@ Hosted('the hosted markers: eth_call needs its block (-32602 naming it); eth_est
   assert.match((await at(`/${KEY}`, 'eth_estimateGas', [{ from: dev, data: '0x60006000f3' }])).json.result, /^0x[0-9a-f]+$/);
 });
 
-Hosted('the node holds no keys: eth_accounts [], signing methods and personal_* are not served; raw transactions work', async () => {
+Hosted('the node holds no keys: eth_accounts [], signing methods and personal_* are not served; raw transactions work, sync ones too', async () => {
   assert.equal((await at(`/${KEY}`, 'eth_accounts')).json.result, []);
   const dev = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';
-  for (const [method, params] of [['eth_sign', [dev, '0x00']], ['eth_sendTransaction', [{ from: dev, to: dev }]], ['personal_newAccount', []], ['personal_unlockAccount', []]] as const) {
+  for (const [method, params] of [
+    ['eth_sign', [dev, '0x00']], ['eth_sendTransaction', [{ from: dev, to: dev }]], ['eth_sendTransactionSync', [{ from: dev, to: dev }]],
+    ['personal_newAccount', []], ['personal_unlockAccount', []],
+  ] as const) {
     const { json } = await at(`/${KEY}`, method, [...params]);
     assert.is(json.error.code, -32601, method);
     assert.match(json.error.message, /does not exist\/is not available/);
@@ -71,6 +74,8 @@ Hosted('the node holds no keys: eth_accounts [], signing methods and personal_* 
   const sent = await at(`/${KEY}`, 'eth_sendRawTransaction', [raw]);
   const receipt = await waitUntil(async () => (await at(`/${KEY}`, 'eth_getTransactionReceipt', [sent.json.result])).json.result, { what: 'the receipt' });
   assert.is(receipt.status, '0x1');
+  const next = await wallet.signTransaction({ type: 0, chainId: 33, nonce: 1, gasPrice: 0, gasLimit: 21_000, to: dev, value: 1n });
+  assert.is((await at(`/${KEY}`, 'eth_sendRawTransactionSync', [next])).json.result.status, '0x1', 'the sync send of a raw transaction is served');
 });
 
 Hosted('by default only eth, net, web3 and rpc are served, on every network, and rpc_modules says exactly that', async () => {

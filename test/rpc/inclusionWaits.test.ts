@@ -56,4 +56,26 @@ Waits('held requests go after the bound when the transaction stays in the pool',
   assert.is(waits.settled(), undefined);
 });
 
+Waits('a transaction sent twice is waited for twice: both waits end when it is mined, each alone when released', async () => {
+  const waits = new InclusionWaits();
+  const first = waits.wait(A);
+  first.hold();
+  const second = waits.wait(A);
+  second.release(); // the second send was refused: its wait ends, the first holds on
+  await second.ended;
+  const held = waits.settled();
+  assert.ok(held, 'the first still holds');
+  waits.ref.tell({ type: 'left', hash: A });
+  await first.ended;
+  await held;
+  assert.is(waits.settled(), undefined);
+});
+
+Waits('ended settles when the bound passes for a wait that holds nothing', async () => {
+  const waits = new InclusionWaits();
+  const started = performance.now();
+  await waits.wait(B, 30).ended;
+  assert.ok(performance.now() - started >= 25);
+});
+
 Waits.run();

@@ -18,6 +18,7 @@ export function walletDisabledMethods(): Methods {
   return {
     eth_sign: noWallet,
     eth_sendTransaction: noWallet,
+    eth_sendTransactionSync: noWallet,
     ...Object.fromEntries(PERSONAL.map((name) => [name, noPersonal])),
   };
 }

@@ -81,12 +81,12 @@ Personal('bad input is -32602 naming the parameter, and changes nothing', async 
   assert.not.ok(wallet.isUnlocked(ADDRESS as `0x${string}`));
 });
 
-Personal('a node without keys: personal_* are -32604, eth_sign and eth_sendTransaction -32602 saying so, eth_accounts is []', async () => {
+Personal('a node without keys: personal_* are -32604, eth_sign and the eth_sendTransaction methods -32602 saying so, eth_accounts is []', async () => {
   const keyless = fakeRpc();
   for (const method of ['personal_newAccount', 'personal_listAccounts', 'personal_unlockAccount', 'personal_sendTransaction']) {
     assert.equal(await keyless.error(method, ['pw']), { code: -32604, message: 'The local wallet feature is disabled: this node holds no keys' }, method);
   }
-  for (const method of ['eth_sign', 'eth_sendTransaction']) {
+  for (const method of ['eth_sign', 'eth_sendTransaction', 'eth_sendTransactionSync']) {
     const err = await keyless.error(method, [ADDRESS, '0x00']);
     assert.is(err.code, -32602, method);
     assert.match(err.message, 'Local wallet is disabled in this node: it holds no keys. Sign transactions yourself and send them with eth_sendRawTransaction');

@@ -1,7 +1,7 @@
 /** eth_* block, transaction and receipt lookups (README "Method support"): null when not found. */
 import { hex, quantity, ZERO_HASH } from '../../../chain/codec/bytes.ts';
 import type { Block } from '../../../chain/codec/block.ts';
-import { findBlock, isPending } from '../../blocks.ts';
+import { findBlock, findReceipt, isPending } from '../../blocks.ts';
 import type { RpcDeps } from '../../deps.ts';
 import { blockText, formatBlock, formatReceipt, formatTx, formatUncle, rememberBlockText } from '../../format.ts';
 import { formatPendingBlock } from '../../pending.ts';
@@ -47,12 +47,7 @@ export const ethBlockMethods = (deps: RpcDeps) => {
       const pooled = await deps.txpool.ask('pool.get', { hash: hex(h) });
       return pooled ? formatTx(pooled.tx, undefined) : null;
     }),
-    eth_getTransactionReceipt: method([['hash', hash32]], async ([h]) => {
-      const loc = await reader.txLocation(h);
-      if (!loc) return null;
-      const [block, receipts] = await Promise.all([reader.getBlock(loc.blockHash), reader.getReceipts(loc.blockHash)]);
-      return block && receipts ? formatReceipt(block, receipts, loc.index) : null;
-    }),
+    eth_getTransactionReceipt: method([['hash', hash32]], ([h]) => findReceipt(reader, h)),
     /** Every receipt of a stored block, in order; null for an unknown block and for `pending` (nothing mined yet). */
     eth_getBlockReceipts: method([['block', blockSelector]], async ([sel]) => {
       if (isPending(sel)) return null;

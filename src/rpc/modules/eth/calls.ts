@@ -11,8 +11,8 @@ import { callView } from '../../blocks.ts';
 import type { EvmDeps, RpcDeps } from '../../deps.ts';
 import { invalidParams } from '../../errors.ts';
 import { method } from '../../method.ts';
-import { blockSelector, data, LATEST, optional, txArgs, type TxArgs } from '../../params.ts';
-import { submitTx } from '../../transactions.ts';
+import { blockSelector, data, index, LATEST, optional, txArgs, type TxArgs } from '../../params.ts';
+import { submitTx, submitTxAndWait, syncWaitMs } from '../../transactions.ts';
 
 /** Largest signed transaction accepted (reference: 128 KiB). */
 const MAX_RAW_TX_BYTES = 131_072;
@@ -138,17 +138,19 @@ export const ethCallMethods = (deps: Pick<EvmDeps, 'reader' | 'calls' | 'pending
 };
 
 export const ethSendMethods = (deps: RpcDeps) => {
+  const decode = (raw: Uint8Array): TypedTransaction => {
+    if (raw.length > MAX_RAW_TX_BYTES) throw txRejected(`transaction's size is higher than defined maximum: ${raw.length} > ${MAX_RAW_TX_BYTES}`);
+    try {
+      return decodeTx(raw, deps.reader.common);
+    } catch (err) {
+      if (err instanceof TxDecodeError && err.kind === 'rejected') throw txRejected(err.message);
+      throw invalidParams(`Invalid input: ${(err as Error).message}`);
+    }
+  };
   return {
-    eth_sendRawTransaction: method([['transaction', data]], async ([raw]) => {
-      if (raw.length > MAX_RAW_TX_BYTES) throw txRejected(`transaction's size is higher than defined maximum: ${raw.length} > ${MAX_RAW_TX_BYTES}`);
-      let tx: TypedTransaction;
-      try {
-        tx = decodeTx(raw, deps.reader.common);
-      } catch (err) {
-        if (err instanceof TxDecodeError && err.kind === 'rejected') throw txRejected(err.message);
-        throw invalidParams(`Invalid input: ${(err as Error).message}`);
-      }
-      return submitTx(deps, tx);
-    }),
+    eth_sendRawTransaction: method([['transaction', data]], ([raw]) => submitTx(deps, decode(raw))),
+    /** EIP-7966: the receipt once the transaction's block is stored (docs/rpc-compatibility.md "Sync sends"). */
+    eth_sendRawTransactionSync: method([['transaction', data], ['timeout', optional(index, 0)]], ([raw, waitMs], ctx) =>
+      submitTxAndWait(deps, decode(raw), syncWaitMs(waitMs), ctx.signal)),
   };
 };
