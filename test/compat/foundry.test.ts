@@ -134,4 +134,18 @@ Foundry('cast send --unlocked --from an impersonated account without its key', a
   assert.equal([status, from.toLowerCase()], ['0x1', whale]);
 });
 
+Foundry('cast send --sync gets the receipt in the send\'s answer, signed by cast (eth_sendRawTransactionSync) or by the node (eth_sendTransactionSync)', async () => {
+  const url = await setup();
+  const count = async () => BigInt(await rpc<string>(url, 'eth_call', [{ to: counter, data: '0x06661abd' }, 'latest']));
+  const before = await count();
+  const signed = JSON.parse(await run('cast', ['send', counter, 'bump()', '--sync', '--private-key', DEV_KEY, '--rpc-url', url, '--json']));
+  assert.is(signed.status, '0x1');
+  const stored = await rpc(url, 'eth_getTransactionReceipt', [signed.transactionHash]);
+  assert.equal([signed.blockHash, signed.blockNumber], [stored.blockHash, stored.blockNumber]);
+  const [account] = await rpc<string[]>(url, 'eth_accounts');
+  const unlocked = JSON.parse(await run('cast', ['send', counter, 'bump()', '--sync', '--unlocked', '--from', account!, '--rpc-url', url, '--json']));
+  assert.equal([unlocked.status, unlocked.from.toLowerCase()], ['0x1', account]);
+  assert.is(await count(), before + 2n);
+});
+
 Foundry.run();
