@@ -90,6 +90,8 @@ function routes(topics: Topics): RoutingTable<NodeEvent, Subscribers> {
       peerManager: (e) => (impersonatedSender(e.tx) ? undefined : { type: 'gossip.publish', topic: topics.txs, encode: () => txBytes(e.tx) }),
     },
     'pool.txRemoved': { miner: same },
+    // No actor: the RPC's inclusion waits hear it (src/rpc/inclusion.ts, subscribed below the table's actors).
+    'pool.txLeft': {},
   };
 }
 

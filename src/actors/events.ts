@@ -12,5 +12,10 @@ export type NodeEvent =
   | { type: 'chain.blockImported'; block: Block; best: boolean; origin: BlockOrigin }
   /** `alone`: it is the only transaction in the pool (it did not join others waiting for a block). */
   | { type: 'pool.txAdded'; tx: TypedTransaction; pending: boolean; alone: boolean }
-  /** Outside a head change, a transaction left the pool unmined (evicted, replaced, expired) or fell back from pending to queued. */
-  | { type: 'pool.txRemoved'; hash: Hex };
+  /**
+   * Outside a head change, a transaction left the pool unmined (evicted, replaced, expired) or fell back from pending
+   * to queued (`queued`): the miner's next block changes.
+   */
+  | { type: 'pool.txRemoved'; hash: Hex; queued?: true }
+  /** A transaction left the pool unmined, for any reason (also in a head change: used nonce, dropped as invalid, a rewind). */
+  | { type: 'pool.txLeft'; hash: Hex };

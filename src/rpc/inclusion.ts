@@ -16,24 +16,28 @@ import type { Hex } from '../chain/codec/bytes.ts';
 /** Longest the requests after a send are held for its block (a price the next block refuses keeps it pending). */
 export const INCLUSION_WAIT_MS = 5_000;
 
-type InclusionEvent = { type: 'mined'; blocks: readonly Block[] } | { type: 'left'; hash: Hex };
+type InclusionEvent = { type: 'mined'; blocks: readonly Block[] } | { type: 'left' | 'queued'; hash: Hex };
+
+/** Why a wait ended: its transaction was mined, left the pool unmined, fell back to queued; the bound passed; or it was released. */
+export type WaitEnd = 'mined' | 'left' | 'queued' | 'timeout' | 'released';
 
 export type InclusionProtocol = { tell: InclusionEvent; ask: Record<never, never> };
 
-/** The bus events that end a wait: blocks joining the chain, a transaction leaving the pool unmined. */
+/** The bus events that end a wait: blocks joining the chain, a transaction leaving the pool unmined or falling back to queued. */
 export function inclusionEvent(e: NodeEvent): InclusionEvent | undefined {
   if (e.type === 'chain.headChanged' && e.added.length) {
     return { type: 'mined', blocks: e.added };
   }
-  if (e.type === 'pool.txRemoved') return { type: 'left', hash: e.hash };
+  if (e.type === 'pool.txLeft') return { type: 'left', hash: e.hash };
+  if (e.type === 'pool.txRemoved' && e.queued) return { type: 'queued', hash: e.hash };
   return undefined;
 }
 
 export class InclusionWaits {
   /** The ends of the waits under way, by transaction hash (a transaction sent twice is waited for twice). */
-  readonly #waiting = new Map<Hex, Set<() => void>>();
+  readonly #waiting = new Map<Hex, Set<(why: WaitEnd) => void>>();
   /** The waits of answered sends: requests that come after them are held until these end. */
-  readonly #holding = new Set<Promise<void>>();
+  readonly #holding = new Set<Promise<WaitEnd>>();
 
   /**
    * The bus subscriber. Its `tell` only settles promises: what waited goes on in later microtasks,
@@ -43,8 +47,8 @@ export class InclusionWaits {
     name: 'inclusion waits',
     tell: (e) => {
       if (this.#waiting.size === 0) return;
-      if (e.type === 'left') return this.#end(e.hash);
-      for (const block of e.blocks) for (const tx of block.txs) this.#end(bytesToHex(tx.hash()) as Hex);
+      if (e.type !== 'mined') return this.#end(e.hash, e.type);
+      for (const block of e.blocks) for (const tx of block.txs) this.#end(bytesToHex(tx.hash()) as Hex, 'mined');
     },
     ask: () => Promise.reject(new Error('inclusion waits answer no asks')),
   };
@@ -56,20 +60,21 @@ export class InclusionWaits {
 
   /**
    * Starts waiting for `hash` (before the pool sees it, so no block can slip by unseen). The wait ends
-   * once it is mined, leaves the pool, or `timeoutMs` passed; `ended` settles then. `hold` makes the
-   * requests that come from now on wait for that end; `release` ends a wait that holds nothing at once.
+   * once it is mined, leaves the pool, falls back to queued, or `timeoutMs` passed; `ended` settles then with
+   * why. `hold` makes the requests that come from now on wait for that end; `release` ends a wait that holds
+   * nothing at once.
    */
-  wait(hash: Hex, timeoutMs = INCLUSION_WAIT_MS): { hold: () => void; release: () => void; ended: Promise<void> } {
-    let end!: () => void;
-    const ended = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => end(), timeoutMs);
-      end = () => {
+  wait(hash: Hex, timeoutMs = INCLUSION_WAIT_MS): { hold: () => void; release: () => void; ended: Promise<WaitEnd> } {
+    let end!: (why: WaitEnd) => void;
+    const ended = new Promise<WaitEnd>((resolve) => {
+      const timer = setTimeout(() => end('timeout'), timeoutMs);
+      end = (why) => {
         clearTimeout(timer);
         const ends = this.#waiting.get(hash);
         ends?.delete(end);
         if (ends?.size === 0) this.#waiting.delete(hash);
         this.#holding.delete(ended);
-        resolve();
+        resolve(why);
       };
     });
     const ends = this.#waiting.get(hash) ?? new Set();
@@ -78,12 +83,12 @@ export class InclusionWaits {
     return {
       // Only a wait still under way holds: a block stored before the answer was ready (the miner was busy) leaves nothing to hold.
       hold: () => { if (this.#waiting.get(hash)?.has(end)) this.#holding.add(ended); },
-      release: () => { if (!this.#holding.has(ended)) end(); },
+      release: () => { if (!this.#holding.has(ended)) end('released'); },
       ended,
     };
   }
 
-  #end(hash: Hex): void {
-    for (const end of this.#waiting.get(hash) ?? []) end();
+  #end(hash: Hex, why: WaitEnd): void {
+    for (const end of this.#waiting.get(hash) ?? []) end(why);
   }
 }

@@ -30,6 +30,11 @@ export async function submitTx(deps: Pick<RpcDeps, 'txpool' | 'miner' | 'inclusi
 /** How long the sync sends wait for a receipt when the client names no time, and the most they wait (docs/rpc-compatibility.md "Sync sends"). */
 export const SYNC_WAIT_MS = 5_000;
 export const SYNC_WAIT_MAX_MS = 60_000;
+/**
+ * After its transaction left the pool, how long a sync send still waits for a block: one built from the pool
+ * before the transaction left it (a replacement that came while the block was sealed) may still carry it.
+ */
+const LEFT_GRACE_MS = 250;
 /** EIP-7966's codes: the transaction is in the pool but was not mined in time; it cannot be mined as it is. */
 const NOT_MINED_IN_TIME = 4;
 const NOT_MINEABLE = 5;
@@ -37,11 +42,15 @@ const NOT_MINEABLE = 5;
 /** The wait a sync send asked for: none or 0 is the default, more than the most is the most. */
 export const syncWaitMs = (asked: number | undefined): number => (asked ? Math.min(asked, SYNC_WAIT_MAX_MS) : SYNC_WAIT_MS);
 
+const behindGap = (hash: Hex) => new RpcError(NOT_MINEABLE,
+  'The transaction was added to the pool but cannot be mined yet: its nonce is above the sender\'s next nonce. Send the missing transactions first', hash);
+
 /**
  * eth_sendRawTransactionSync and eth_sendTransactionSync (EIP-7966): the transaction goes to the pool as with
- * submitTx, and the answer is its receipt once its block is stored. A transaction behind a nonce gap is
- * answered at once with code 5; one still in the pool after `waitMs` with code 4; one that left the pool
- * unmined (replaced, dropped, invalid when its block was built) with code 5. Each carries the hash as data.
+ * submitTx, and the answer is its receipt once its block is stored. A transaction behind a nonce gap (at once,
+ * or when it falls back there) is answered with code 5; one still in the pool after `waitMs` with code 4; one
+ * that left the pool unmined (replaced, dropped, invalid when its block was built, a rewind) with code 5. Each
+ * carries the hash as data. A client that went away (`signal`) ends the wait.
  */
 export async function submitTxAndWait(
   deps: Pick<RpcDeps, 'txpool' | 'reader' | 'inclusions'>, tx: TypedTransaction, waitMs: number, signal?: AbortSignal,
@@ -50,23 +59,27 @@ export async function submitTxAndWait(
   const waiting = deps.inclusions.wait(hash, waitMs);
   const gone = () => waiting.release();
   signal?.addEventListener('abort', gone);
+  let why: Awaited<typeof waiting.ended>;
   try {
     const { pending, journaled } = await deps.txpool.ask('tx.submit', { tx });
     await journaled;
-    if (!pending) {
-      throw new RpcError(NOT_MINEABLE, 'The transaction was added to the pool but cannot be mined yet: its nonce is above the sender\'s next nonce. Send the missing transactions first', hash);
-    }
-    await waiting.ended;
+    if (!pending) throw behindGap(hash);
+    if (signal?.aborted) gone();
+    why = await waiting.ended;
   } finally {
     signal?.removeEventListener('abort', gone);
     waiting.release();
   }
+  if (why === 'left') {
+    const grace = deps.inclusions.wait(hash, LEFT_GRACE_MS);
+    if (!(await findReceipt(deps.reader, fromHex(hash)))) await grace.ended;
+    grace.release();
+  }
   const receipt = await findReceipt(deps.reader, fromHex(hash));
   if (receipt) return receipt;
-  if (await deps.txpool.ask('pool.get', { hash })) {
-    throw new RpcError(NOT_MINED_IN_TIME, `The transaction was added to the pool but wasn't mined in ${waitMs} ms`, hash);
-  }
-  throw new RpcError(NOT_MINEABLE, 'The transaction left the pool without being mined: replaced, dropped, or invalid when its block was built', hash);
+  if (why === 'queued') throw behindGap(hash);
+  if (why === 'left') throw new RpcError(NOT_MINEABLE, 'The transaction left the pool without being mined: replaced, dropped, or invalid when its block was built', hash);
+  throw new RpcError(NOT_MINED_IN_TIME, `The transaction was added to the pool but wasn't mined in ${waitMs} ms`, hash);
 }
 
 /**

@@ -47,6 +47,8 @@ interface Connection {
   readonly subscriptions: Map<Hex, Subscription>;
   /** The hosted-mode API key the connection was opened with. */
   readonly key?: string;
+  /** Aborted when the connection closes: what still waits for it stops (a sync send's wait). */
+  readonly gone: AbortController;
 }
 
 const anything: Param<unknown> = (raw) => raw;
@@ -80,9 +82,12 @@ export class WsHub {
   }
 
   #connect(ws: WebSocket, key: string | undefined): void {
-    const conn: Connection = { ws, subscriptions: new Map(), key };
+    const conn: Connection = { ws, subscriptions: new Map(), key, gone: new AbortController() };
     this.#connections.add(conn);
-    ws.on('close', () => this.#connections.delete(conn));
+    ws.on('close', () => {
+      this.#connections.delete(conn);
+      conn.gone.abort();
+    });
     ws.on('error', () => ws.terminate());
     ws.on('message', (data) => void this.#onMessage(conn, data.toString()));
   }
@@ -103,7 +108,8 @@ export class WsHub {
       }
     }
     const started: Subscription[] = [];
-    const reply = await new Dispatcher({ ...this.methods, ...applySwitches(this.#subscriptionMethods(conn, started), this.deps.switches) }, this.deps).handle(body);
+    const reply = await new Dispatcher({ ...this.methods, ...applySwitches(this.#subscriptionMethods(conn, started), this.deps.switches) }, this.deps)
+      .handle(body, { signal: conn.gone.signal });
     if (reply !== undefined) this.#send(conn, reply);
     // A subscription's first notification never overtakes the reply that gave its id.
     for (const sub of started) {

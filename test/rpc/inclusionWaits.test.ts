@@ -62,20 +62,23 @@ Waits('a transaction sent twice is waited for twice: both waits end when it is m
   first.hold();
   const second = waits.wait(A);
   second.release(); // the second send was refused: its wait ends, the first holds on
-  await second.ended;
+  assert.is(await second.ended, 'released');
   const held = waits.settled();
   assert.ok(held, 'the first still holds');
-  waits.ref.tell({ type: 'left', hash: A });
-  await first.ended;
+  waits.ref.tell({ type: 'queued', hash: A });
+  assert.is(await first.ended, 'queued', 'a fall back to queued ends it, and says so');
   await held;
   assert.is(waits.settled(), undefined);
 });
 
-Waits('ended settles when the bound passes for a wait that holds nothing', async () => {
+Waits('ended settles with why: the bound passed, or the transaction left the pool', async () => {
   const waits = new InclusionWaits();
   const started = performance.now();
-  await waits.wait(B, 30).ended;
+  assert.is(await waits.wait(B, 30).ended, 'timeout');
   assert.ok(performance.now() - started >= 25);
+  const a = waits.wait(A);
+  waits.ref.tell({ type: 'left', hash: A });
+  assert.is(await a.ended, 'left');
 });
 
 Waits.run();

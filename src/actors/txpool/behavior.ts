@@ -78,17 +78,19 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
     machines.send(e.machine, event);
   }
 
-  /** Takes an entry that was not mined out of the book and the journal. */
+  /** Takes an entry that was not mined out of the book and the journal, and says so (whoever waits for it stops). */
   function leave(s: PoolState, e: Entry) {
     s.book.remove(e);
-    if (!s.restoring) journal?.forget(e.data.hash);
+    if (s.restoring) return;
+    journal?.forget(e.data.hash);
+    bus.publish({ type: 'pool.txLeft', hash: e.data.hash });
   }
 
   /**
    * The miner hears of pool changes that alter its next block outside a head change (which it
    * sees anyway) or its own report of transactions it could not include.
    */
-  const removed = (e: Entry) => bus.publish({ type: 'pool.txRemoved', hash: e.data.hash });
+  const removed = (e: Entry, queued?: true) => bus.publish({ type: 'pool.txRemoved', hash: e.data.hash, ...(queued && { queued }) });
 
   const drop = (s: PoolState, e: Entry, reason: DropReason, detail: string) => finish(s, e, { type: 'tx.dropped', reason, detail });
 
@@ -121,7 +123,7 @@ export function txPoolBehavior(deps: TxPoolDeps, opts: TxPoolOptions = DEFAULT_T
         promoted.push(e);
       } else if (e.data.nonce >= gap && state === 'pending') {
         machines.send(e.machine, { type: 'tx.demoted' });
-        removed(e);
+        removed(e, true);
       }
     }
     return promoted;
