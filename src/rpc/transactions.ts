@@ -1,4 +1,7 @@
-/** Transactions the node builds for its accounts (eth_sendTransaction, personal_sendTransaction) and hands to the pool. */
+/**
+ * How a sent transaction reaches the pool and what its answer waits for (submitTx; submitTxAndWait for the sync
+ * sends), and the transactions the node builds for its accounts (eth_sendTransaction, personal_sendTransaction).
+ */
 import { createLegacyTx, type LegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import { fromHex, hex, type Hex } from '../chain/codec/bytes.ts';
