@@ -119,10 +119,10 @@ function fields(kind: PhaseKey, i: number, token: Hex): Omit<TxFields, 'nonce'> 
 /** Signs the next transaction of the loop (signing is not timed: it happens before the send's clock starts). */
 const next = (l: Loop, kind: PhaseKey, i: number) => bytesToHex(signLegacy(KEY, { nonce: l.nonce++, ...fields(kind, i, l.token) })) as Hex;
 
-/** Sends and waits, checking that the transaction succeeded; returns the milliseconds from send to receipt. */
-async function transact(l: Loop, raw: Hex): Promise<number> {
+/** Sends and waits (by default a send, then receipt polls), checking that the transaction succeeded; returns the milliseconds from send to receipt. */
+async function transact(l: Loop, raw: Hex, send: (url: string, raw: Hex) => Promise<any> = sendAndWait): Promise<number> {
   const t0 = performance.now();
-  const receipt = await sendAndWait(l.peer.url, raw);
+  const receipt = await send(l.peer.url, raw);
   const ms = performance.now() - t0;
   if (receipt.status !== '0x1') throw new Error(`${l.name}: transaction ${receipt.transactionHash} failed`);
   return ms;
@@ -198,14 +198,8 @@ async function fixtureTests(l: Loop): Promise<NonNullable<Loop['fixtures']>> {
   return { test: stats(tests, seconds), snapshot: stats(snapshots, seconds), revert: stats(reverts, seconds) };
 }
 
-/** Sends and waits in one request (EIP-7966); returns the milliseconds from send to receipt. */
-async function transactSync(l: Loop, raw: Hex): Promise<number> {
-  const t0 = performance.now();
-  const receipt = await rpc<{ status: string; transactionHash: string }>(l.peer.url, 'eth_sendRawTransactionSync', [raw]);
-  const ms = performance.now() - t0;
-  if (receipt.status !== '0x1') throw new Error(`${l.name}: transaction ${receipt.transactionHash} failed`);
-  return ms;
-}
+/** Sends and waits in one request (EIP-7966). */
+const sendSync = (url: string, raw: Hex) => rpc<{ status: string; transactionHash: string }>(url, 'eth_sendRawTransactionSync', [raw]);
 
 /**
  * The round's mix at half its counts, each transaction sent with eth_sendRawTransactionSync, after SYNC_WARMUP
@@ -214,16 +208,16 @@ async function transactSync(l: Loop, raw: Hex): Promise<number> {
 async function syncLoop(l: Loop): Promise<Latencies | null> {
   const first = next(l, 'value', 0);
   try {
-    await transactSync(l, first);
+    await transact(l, first, sendSync);
   } catch (err) {
     if (!/not supported|does not exist|not found/i.test((err as Error).message)) throw err;
     await transact(l, first);
     return null;
   }
-  for (let i = 1; i < SYNC_WARMUP; i++) await transactSync(l, next(l, 'value', i));
+  for (let i = 1; i < SYNC_WARMUP; i++) await transact(l, next(l, 'value', i), sendSync);
   const latencies: number[] = [];
   const t0 = performance.now();
-  for (const phase of PHASES) for (let i = 0; i < phase.count / 2; i++) latencies.push(await transactSync(l, next(l, phase.key, i)));
+  for (const phase of PHASES) for (let i = 0; i < phase.count / 2; i++) latencies.push(await transact(l, next(l, phase.key, i), sendSync));
   return stats(latencies, (performance.now() - t0) / 1000);
 }
 
