@@ -73,12 +73,14 @@ export async function submitTxAndWait(
     signal?.removeEventListener('abort', gone);
     waiting.release();
   }
-  if (why === 'left') {
-    const grace = deps.inclusions.wait(hash, LEFT_GRACE_MS);
-    if (!(await findReceipt(deps.reader, fromHex(hash)))) await grace.ended;
-    grace.release();
+  // Waiting from before the lookup, so that no block slips by between the two.
+  const grace = why === 'left' ? deps.inclusions.wait(hash, LEFT_GRACE_MS) : undefined;
+  let receipt = await findReceipt(deps.reader, fromHex(hash));
+  if (!receipt && grace) {
+    await grace.ended;
+    receipt = await findReceipt(deps.reader, fromHex(hash));
   }
-  const receipt = await findReceipt(deps.reader, fromHex(hash));
+  grace?.release();
   if (receipt) return receipt;
   if (why === 'queued') throw behindGap(hash);
   if (why === 'left') throw new RpcError(NOT_MINEABLE, 'The transaction left the pool without being mined: replaced, dropped, or invalid when its block was built', hash);
